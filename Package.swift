@@ -1,0 +1,37 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "CoreStack",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "CoreStack", targets: ["CoreStack"]),
+        .executable(name: "stackscope", targets: ["stackscope"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "CoreStack",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(
+            name: "stackscope",
+            dependencies: [
+                "CoreStack",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "CoreStackTests",
+            dependencies: ["CoreStack"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,190 @@
+import Foundation
+
+/// A predicate as a typed tree: the one representation that compiles to SQL and evaluates in memory.
+///
+/// Write it with the operators on ``Expression``:
+///
+/// ```swift
+/// let p: Predicate = .key("title").beginsWith("the", options: .caseInsensitive)
+///     && .key("pages") > 100
+///     && .key("publisher.name") != nil
+/// ```
+public indirect enum Predicate: Sendable, Hashable {
+    /// `TRUEPREDICATE` / `FALSEPREDICATE`.
+    case constant(Bool)
+    /// All must hold.
+    case and([Predicate])
+    /// One must hold.
+    case or([Predicate])
+    /// Must not hold.
+    case not(Predicate)
+    /// A comparison of two expressions.
+    case comparison(Comparison)
+
+    /// `TRUEPREDICATE`.
+    public static let alwaysTrue = Predicate.constant(true)
+    /// `FALSEPREDICATE`.
+    public static let alwaysFalse = Predicate.constant(false)
+
+    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate {
+        switch (lhs, rhs) {
+        case let (.and(a), .and(b)): .and(a + b)
+        case let (.and(a), b): .and(a + [b])
+        case let (a, .and(b)): .and([a] + b)
+        default: .and([lhs, rhs])
+        }
+    }
+
+    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate {
+        switch (lhs, rhs) {
+        case let (.or(a), .or(b)): .or(a + b)
+        case let (.or(a), b): .or(a + [b])
+        case let (a, .or(b)): .or([a] + b)
+        default: .or([lhs, rhs])
+        }
+    }
+
+    public static prefix func ! (p: Predicate) -> Predicate { .not(p) }
+
+    /// Every key path the predicate reads (for change tracking and checks against the model).
+    public var keyPaths: Set<String> {
+        switch self {
+        case .constant: []
+        case let .and(ps), let .or(ps): ps.reduce(into: []) { $0.formUnion($1.keyPaths) }
+        case let .not(p): p.keyPaths
+        case let .comparison(c): c.left.keyPaths.union(c.right.keyPaths)
+        }
+    }
+}
+
+/// A comparison: `left op right`, with string options and an aggregate modifier.
+public struct Comparison: Sendable, Hashable {
+    /// The operator.
+    public enum Operator: String, Sendable, Hashable, CaseIterable {
+        case equal = "=="
+        case notEqual = "!="
+        case lessThan = "<"
+        case lessThanOrEqual = "<="
+        case greaterThan = ">"
+        case greaterThanOrEqual = ">="
+        /// The left value is one of the right list.
+        case `in` = "IN"
+        /// The right list holds the left value (`list CONTAINS value`) — for collections.
+        case contains = "CONTAINS"
+        case beginsWith = "BEGINSWITH"
+        case endsWith = "ENDSWITH"
+        /// `*` and `?` wildcards.
+        case like = "LIKE"
+        /// A regular expression that must match the whole string.
+        case matches = "MATCHES"
+        /// `BETWEEN {low, high}`, inclusive.
+        case between = "BETWEEN"
+    }
+
+    /// For a to-many key path on the left: must the comparison hold for any or all of the values.
+    public enum Modifier: String, Sendable, Hashable {
+        case direct = ""
+        case any = "ANY"
+        case all = "ALL"
+    }
+
+    /// String comparison options: `[c]`, `[d]`, `[cd]`.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let caseInsensitive = Options(rawValue: 1)
+        public static let diacriticInsensitive = Options(rawValue: 2)
+    }
+
+    public var left: Expression
+    public var op: Operator
+    public var right: Expression
+    public var options: Options
+    public var modifier: Modifier
+
+    public init(_ left: Expression, _ op: Operator, _ right: Expression, options: Options = [], modifier: Modifier = .direct) {
+        self.left = left
+        self.op = op
+        self.right = right
+        self.options = options
+        self.modifier = modifier
+    }
+}
+
+/// One side of a comparison.
+public indirect enum Expression: Sendable, Hashable {
+    /// A key path from the evaluated object: `"title"`, `"publisher.name"`, `"books.@count"`.
+    case keyPath(String)
+    /// A constant value.
+    case constant(AttributeValue)
+    /// A constant object, compared by identity.
+    case object(ManagedObjectID)
+    /// A list of expressions (`IN {1, 2}`, `BETWEEN {a, b}`).
+    case list([Expression])
+    /// `SELF`: the evaluated object.
+    case evaluatedObject
+    /// `$NAME`, replaced by `Predicate.substituting(_:)` before use.
+    case variable(String)
+
+    /// A key path.
+    public static func key(_ path: String) -> Expression { .keyPath(path) }
+
+    var keyPaths: Set<String> {
+        switch self {
+        case let .keyPath(k): [k]
+        case let .list(items): items.reduce(into: []) { $0.formUnion($1.keyPaths) }
+        default: []
+        }
+    }
+
+    // MARK: Building comparisons
+
+    public static func == (lhs: Expression, rhs: AttributeValue) -> Predicate {
+        .comparison(Comparison(lhs, .equal, .constant(rhs)))
+    }
+    public static func != (lhs: Expression, rhs: AttributeValue) -> Predicate {
+        .comparison(Comparison(lhs, .notEqual, .constant(rhs)))
+    }
+    public static func < (lhs: Expression, rhs: AttributeValue) -> Predicate {
+        .comparison(Comparison(lhs, .lessThan, .constant(rhs)))
+    }
+    public static func <= (lhs: Expression, rhs: AttributeValue) -> Predicate {
+        .comparison(Comparison(lhs, .lessThanOrEqual, .constant(rhs)))
+    }
+    public static func > (lhs: Expression, rhs: AttributeValue) -> Predicate {
+        .comparison(Comparison(lhs, .greaterThan, .constant(rhs)))
+    }
+    public static func >= (lhs: Expression, rhs: AttributeValue) -> Predicate {
+        .comparison(Comparison(lhs, .greaterThanOrEqual, .constant(rhs)))
+    }
+    /// `key == object` for a to-one relationship.
+    public static func == (lhs: Expression, rhs: ManagedObjectID) -> Predicate {
+        .comparison(Comparison(lhs, .equal, .object(rhs)))
+    }
+
+    public func beginsWith(_ s: String, options: Comparison.Options = []) -> Predicate {
+        .comparison(Comparison(self, .beginsWith, .constant(.string(s)), options: options))
+    }
+    public func endsWith(_ s: String, options: Comparison.Options = []) -> Predicate {
+        .comparison(Comparison(self, .endsWith, .constant(.string(s)), options: options))
+    }
+    public func contains(_ s: String, options: Comparison.Options = []) -> Predicate {
+        .comparison(Comparison(self, .contains, .constant(.string(s)), options: options))
+    }
+    public func like(_ pattern: String, options: Comparison.Options = []) -> Predicate {
+        .comparison(Comparison(self, .like, .constant(.string(pattern)), options: options))
+    }
+    public func matches(_ regex: String, options: Comparison.Options = []) -> Predicate {
+        .comparison(Comparison(self, .matches, .constant(.string(regex)), options: options))
+    }
+    public func `in`(_ values: [AttributeValue]) -> Predicate {
+        .comparison(Comparison(self, .in, .list(values.map { .constant($0) })))
+    }
+    public func between(_ low: AttributeValue, _ high: AttributeValue) -> Predicate {
+        .comparison(Comparison(self, .between, .list([.constant(low), .constant(high)])))
+    }
+    /// `equal` with string options (`title ==[c] "dune"`).
+    public func equals(_ value: AttributeValue, options: Comparison.Options) -> Predicate {
+        .comparison(Comparison(self, .equal, .constant(value), options: options))
+    }
+}

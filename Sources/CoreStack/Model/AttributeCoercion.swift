@@ -1,0 +1,51 @@
+import Foundation
+
+/// Checks a value against an attribute type and brings it to the canonical case for that type.
+///
+/// Integers widen to doubles and decimals, 0/1 become booleans, floats are rounded to `Float`
+/// precision; anything else that does not fit returns nil and the caller throws a typed error.
+enum AttributeCoercion {
+    static func coerce(_ value: AttributeValue, to type: AttributeType) -> AttributeValue? {
+        if case .null = value { return .null }
+        switch type {
+        case .integer16, .integer32, .integer64:
+            guard let range = type.integerRange else { return nil }
+            switch value {
+            case let .integer(i): return range.contains(i) ? value : nil
+            case let .bool(b): return .integer(b ? 1 : 0)
+            default: return nil
+            }
+        case .boolean:
+            switch value {
+            case .bool: return value
+            case let .integer(i) where i == 0 || i == 1: return .bool(i == 1)
+            default: return nil
+            }
+        case .double:
+            switch value {
+            case .double: return value
+            case let .integer(i): return .double(Double(i))
+            default: return nil
+            }
+        case .float:
+            switch value {
+            case let .double(d): return .double(Double(Float(d)))
+            case let .integer(i): return .double(Double(Float(i)))
+            default: return nil
+            }
+        case .decimal:
+            switch value {
+            case .decimal: return value
+            case let .integer(i): return .decimal(Decimal(i))
+            case let .double(d): return .decimal(Decimal(d))
+            default: return nil
+            }
+        case .string: return value.stringValue == nil ? nil : value
+        case .date: return value.dateValue == nil ? nil : value
+        case .binaryData, .transformable: return value.dataValue == nil ? nil : value
+        case .uuid: return value.uuidValue == nil ? nil : value
+        case .uri: return value.urlValue == nil ? nil : value
+        case .undefined, .objectID: return value
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// An attribute of an entity: its name, type, and the rules its values follow.
+///
+/// ```swift
+/// let title = AttributeDescription("title", .string, isOptional: false, minValue: 1, maxValue: 200)
+/// let pages = AttributeDescription("pages", .integer32, defaultValue: 0)
+/// ```
+public struct AttributeDescription: Sendable, Hashable {
+    /// The attribute's name, a key of its entity.
+    public var name: String
+    /// The attribute's type.
+    public var type: AttributeType
+    /// Whether nil is allowed at save time.
+    public var isOptional: Bool
+    /// Transient attributes live in memory only: no column, never saved.
+    public var isTransient: Bool
+    /// Whether the column gets an index.
+    public var isIndexed: Bool
+    /// The value a new object starts with.
+    public var defaultValue: AttributeValue
+    /// The smallest value (numbers, dates) or length (strings, data) allowed.
+    public var minValue: AttributeValue?
+    /// The largest value (numbers, dates) or length (strings, data) allowed.
+    public var maxValue: AttributeValue?
+    /// A regular expression a string value must match entirely.
+    public var regularExpression: String?
+    /// The name of a value transformer, for transformable attributes (kept, not applied: values are bytes).
+    public var valueTransformerName: String?
+    /// Whether large binary values may be kept outside the store file.
+    public var allowsExternalBinaryDataStorage: Bool
+    /// The renaming identifier (`elementID`).
+    public var renamingIdentifier: String?
+    /// Text that changes the version hash without changing the schema.
+    public var versionHashModifier: String?
+    /// Free-form user info from the model file.
+    public var userInfo: [String: String]
+
+    public init(
+        _ name: String,
+        _ type: AttributeType,
+        isOptional: Bool = true,
+        isTransient: Bool = false,
+        isIndexed: Bool = false,
+        defaultValue: AttributeValue = .null,
+        minValue: AttributeValue? = nil,
+        maxValue: AttributeValue? = nil,
+        regularExpression: String? = nil,
+        valueTransformerName: String? = nil,
+        allowsExternalBinaryDataStorage: Bool = false,
+        renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil,
+        userInfo: [String: String] = [:]
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.isIndexed = isIndexed
+        self.defaultValue = defaultValue
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.regularExpression = regularExpression
+        self.valueTransformerName = valueTransformerName
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+        self.userInfo = userInfo
+    }
+}

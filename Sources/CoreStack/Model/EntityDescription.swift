@@ -1,0 +1,252 @@
+import Foundation
+
+/// An entity: a kind of managed object, with its attributes, relationships and place in an
+/// inheritance tree.
+///
+/// Declare entities with the builder and hand them to a ``ManagedObjectModel``, which checks them
+/// and resolves names to entities. Once in a model an entity does not change.
+///
+/// ```swift
+/// let book = EntityDescription("Book", class: Book.self) {
+///     AttributeDescription("title", .string, isOptional: false)
+///     RelationshipDescription("authors", destination: "Author", inverse: "books", toMany: true)
+/// }
+/// ```
+public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
+    // Declared. These do not change once the entity belongs to a model.
+
+    /// The entity's name (case-sensitive, unique in the model).
+    public let name: String
+    /// The name of the parent entity, for sub-entities.
+    public let superentityName: String?
+    /// Abstract entities have no instances of their own, only of sub-entities.
+    public let isAbstract: Bool
+    /// The attributes declared on this entity (not inherited ones).
+    public let attributes: [AttributeDescription]
+    /// The relationships declared on this entity (not inherited ones).
+    public let relationships: [RelationshipDescription]
+    /// Each constraint lists the properties whose values together must be unique.
+    public let uniquenessConstraints: [[String]]
+    /// Fetch indexes (compound indexes) declared on the entity.
+    public let fetchIndexes: [FetchIndexDescription]
+    /// The class instantiated for objects of this entity.
+    public let managedObjectClass: ManagedObject.Type
+    /// The class name the model file gave (`representedClassName`).
+    public let representedClassName: String?
+    /// The renaming identifier (`elementID`).
+    public let renamingIdentifier: String?
+    /// Text that changes the version hash without changing the schema.
+    public let versionHashModifier: String?
+    /// Free-form user info from the model file.
+    public let userInfo: [String: String]
+
+    // Resolved by the model once, before the model is published.
+
+    /// The parent entity.
+    public internal(set) var superentity: EntityDescription?
+    /// The direct sub-entities, in entity-number order.
+    public internal(set) var subentities: [EntityDescription] = []
+    /// Core Data's entity number (`Z_ENT`): roots alphabetically, each followed by its sub-entities.
+    public internal(set) var entityNumber: Int = 0
+    /// Every attribute, inherited ones first; the index is the attribute's slot in an object.
+    public internal(set) var allAttributes: [AttributeDescription] = []
+    /// Every relationship, inherited ones first; the index is the relationship's slot.
+    public internal(set) var allRelationships: [RelationshipDescription] = []
+    /// The destination entity of each relationship in ``allRelationships``.
+    var destinations: [EntityDescription] = []
+    /// The inverse of each relationship in ``allRelationships``, as (destination slot).
+    var inverseSlots: [Int?] = []
+    /// A 32-byte hash of what makes the entity's schema (see ``ManagedObjectModel``).
+    public internal(set) var versionHash = Data()
+    var attributeSlots: [String: Int] = [:]
+    var relationshipSlots: [String: Int] = [:]
+
+    /// Declares an entity.
+    ///
+    /// - Parameters:
+    ///   - name: the entity's name.
+    ///   - parent: the name of its parent entity, if any.
+    ///   - isAbstract: whether it can have instances of its own.
+    ///   - class: the ``ManagedObject`` subclass for its objects.
+    ///   - properties: attributes and relationships, written with the builder.
+    public convenience init(
+        _ name: String,
+        parent: String? = nil,
+        isAbstract: Bool = false,
+        class managedObjectClass: ManagedObject.Type = ManagedObject.self,
+        uniquenessConstraints: [[String]] = [],
+        fetchIndexes: [FetchIndexDescription] = [],
+        @PropertyBuilder properties: () -> [PropertyDescription] = { [] }
+    ) {
+        let props = properties()
+        self.init(
+            name: name, superentityName: parent, isAbstract: isAbstract,
+            attributes: props.compactMap(\.attribute), relationships: props.compactMap(\.relationship),
+            uniquenessConstraints: uniquenessConstraints, fetchIndexes: fetchIndexes,
+            managedObjectClass: managedObjectClass)
+    }
+
+    /// Declares an entity with every field.
+    public init(
+        name: String,
+        superentityName: String? = nil,
+        isAbstract: Bool = false,
+        attributes: [AttributeDescription],
+        relationships: [RelationshipDescription],
+        uniquenessConstraints: [[String]] = [],
+        fetchIndexes: [FetchIndexDescription] = [],
+        managedObjectClass: ManagedObject.Type = ManagedObject.self,
+        representedClassName: String? = nil,
+        renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil,
+        userInfo: [String: String] = [:]
+    ) {
+        self.name = name
+        self.superentityName = superentityName
+        self.isAbstract = isAbstract
+        self.attributes = attributes
+        self.relationships = relationships
+        self.uniquenessConstraints = uniquenessConstraints
+        self.fetchIndexes = fetchIndexes
+        self.managedObjectClass = managedObjectClass
+        self.representedClassName = representedClassName
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+        self.userInfo = userInfo
+    }
+
+    /// A fresh, unresolved copy (models never share entity instances).
+    func copy() -> EntityDescription {
+        EntityDescription(
+            name: name, superentityName: superentityName, isAbstract: isAbstract,
+            attributes: attributes, relationships: relationships,
+            uniquenessConstraints: uniquenessConstraints, fetchIndexes: fetchIndexes,
+            managedObjectClass: managedObjectClass, representedClassName: representedClassName,
+            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
+            userInfo: userInfo)
+    }
+
+    public var description: String { name }
+
+    /// The root of this entity's inheritance tree (itself for a root entity).
+    public var rootEntity: EntityDescription {
+        var e = self
+        while let s = e.superentity { e = s }
+        return e
+    }
+
+    /// This entity and all its sub-entities, depth first.
+    public var selfAndDescendants: [EntityDescription] {
+        [self] + subentities.flatMap(\.selfAndDescendants)
+    }
+
+    /// Whether this entity is `other` or inherits from it.
+    public func isKind(of other: EntityDescription) -> Bool {
+        var e: EntityDescription? = self
+        while let cur = e {
+            if cur === other { return true }
+            e = cur.superentity
+        }
+        return false
+    }
+
+    /// The attribute named `name` (inherited ones included).
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributeSlots[name].map { allAttributes[$0] }
+    }
+
+    /// The relationship named `name` (inherited ones included).
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationshipSlots[name].map { allRelationships[$0] }
+    }
+
+    /// The destination entity of the relationship named `name`.
+    public func destinationEntity(ofRelationship name: String) -> EntityDescription? {
+        relationshipSlots[name].map { destinations[$0] }
+    }
+
+    /// The inverse relationship of the relationship named `name`.
+    public func inverseRelationship(of name: String) -> RelationshipDescription? {
+        guard let slot = relationshipSlots[name], let inv = inverseSlots[slot] else { return nil }
+        return destinations[slot].allRelationships[inv]
+    }
+
+    /// All property names: attributes then relationships.
+    public var propertyNames: [String] { allAttributes.map(\.name) + allRelationships.map(\.name) }
+
+    func attributeSlot(_ key: String) throws -> Int {
+        guard let slot = attributeSlots[key] else {
+            throw CoreStackError.unknownKey(entity: name, key: key)
+        }
+        return slot
+    }
+
+    func relationshipSlot(_ key: String) throws -> Int {
+        guard let slot = relationshipSlots[key] else {
+            throw CoreStackError.unknownKey(entity: name, key: key)
+        }
+        return slot
+    }
+}
+
+/// A fetch index (compound index) of an entity.
+///
+/// ```swift
+/// FetchIndexDescription(name: "byTitleAndYear", elements: [.init(property: "title"), .init(property: "year", ascending: false)])
+/// ```
+public struct FetchIndexDescription: Sendable, Hashable {
+    /// One property of the index.
+    public struct Element: Sendable, Hashable {
+        public var property: String
+        public var ascending: Bool
+        public init(property: String, ascending: Bool = true) {
+            self.property = property
+            self.ascending = ascending
+        }
+    }
+    public var name: String
+    public var elements: [Element]
+    public init(name: String, elements: [Element]) {
+        self.name = name
+        self.elements = elements
+    }
+}
+
+/// An attribute or a relationship, as written in the entity builder.
+public enum PropertyDescription: Sendable, Hashable {
+    case attribute(AttributeDescription)
+    case relationship(RelationshipDescription)
+
+    public var name: String {
+        switch self {
+        case let .attribute(a): a.name
+        case let .relationship(r): r.name
+        }
+    }
+    var attribute: AttributeDescription? { if case let .attribute(a) = self { a } else { nil } }
+    var relationship: RelationshipDescription? { if case let .relationship(r) = self { r } else { nil } }
+}
+
+/// The result builder that lists an entity's properties.
+@resultBuilder
+public enum PropertyBuilder {
+    public static func buildExpression(_ a: AttributeDescription) -> [PropertyDescription] { [.attribute(a)] }
+    public static func buildExpression(_ r: RelationshipDescription) -> [PropertyDescription] { [.relationship(r)] }
+    public static func buildExpression(_ p: [PropertyDescription]) -> [PropertyDescription] { p }
+    public static func buildBlock(_ parts: [PropertyDescription]...) -> [PropertyDescription] { parts.flatMap { $0 } }
+    public static func buildOptional(_ p: [PropertyDescription]?) -> [PropertyDescription] { p ?? [] }
+    public static func buildEither(first p: [PropertyDescription]) -> [PropertyDescription] { p }
+    public static func buildEither(second p: [PropertyDescription]) -> [PropertyDescription] { p }
+    public static func buildArray(_ p: [[PropertyDescription]]) -> [PropertyDescription] { p.flatMap { $0 } }
+}
+
+/// The result builder that lists a model's entities.
+@resultBuilder
+public enum EntityBuilder {
+    public static func buildExpression(_ e: EntityDescription) -> [EntityDescription] { [e] }
+    public static func buildBlock(_ parts: [EntityDescription]...) -> [EntityDescription] { parts.flatMap { $0 } }
+    public static func buildOptional(_ p: [EntityDescription]?) -> [EntityDescription] { p ?? [] }
+    public static func buildEither(first p: [EntityDescription]) -> [EntityDescription] { p }
+    public static func buildEither(second p: [EntityDescription]) -> [EntityDescription] { p }
+    public static func buildArray(_ p: [[EntityDescription]]) -> [EntityDescription] { p.flatMap { $0 } }
+}

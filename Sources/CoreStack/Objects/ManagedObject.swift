@@ -1,0 +1,2 @@
+import Foundation
+open class ManagedObject {}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A store of rows: what a ``PersistentStoreCoordinator`` reads from and writes to.
+///
+/// Implementations must be safe to call from any thread (the coordinator calls them from its
+/// contexts' queues). ``SQLiteStore`` and ``InMemoryStore`` are the two CoreStack ships.
+///
+/// ```swift
+/// let store = try SQLiteStore(url: url, model: model)
+/// let rows = try store.fetch(StoreFetchRequest(entity: model.entity(named: "Book")!))
+/// ```
+public protocol PersistentStore: AnyObject, Sendable {
+    /// The model the store was opened with.
+    var model: ManagedObjectModel { get }
+    /// The store's UUID (the host of its object IDs' URIs).
+    var identifier: String { get }
+    /// The file, for file-backed stores.
+    var url: URL? { get }
+    /// Whether writes are refused.
+    var isReadOnly: Bool { get }
+    /// The store's metadata.
+    var metadata: StoreMetadata { get }
+
+    /// The rows matching a request, ordered and limited as it says.
+    func fetch(_ request: StoreFetchRequest) throws -> [StoreRow]
+    /// How many rows match a request (limit and offset applied).
+    func count(_ request: StoreFetchRequest) throws -> Int
+    /// The rows of these objects (for firing faults in batches); missing rows are left out.
+    func rows(for ids: [ManagedObjectID]) throws -> [StoreRow]
+    /// The destinations of a to-many relationship for each of these objects, in order for ordered
+    /// relationships. `slot` indexes the relationship in the entity's ``EntityDescription/allRelationships``;
+    /// every ID in `ids` is of that entity or a sub-entity.
+    func relatedObjectIDs(for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]]
+    /// Reserves `count` new primary keys for an entity (from its root entity's `Z_MAX`).
+    func newPrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
+    /// Writes one save in one transaction, and returns each written row's new version.
+    func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64]
+}
