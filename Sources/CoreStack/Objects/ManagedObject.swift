@@ -1,2 +1,169 @@
 import Foundation
-open class ManagedObject {}
+import OrderedCollections
+
+/// An object of an entity, living in one ``ManagedObjectContext``.
+///
+/// Subclass it and declare typed properties with the property wrappers, or use it as it is with
+/// ``value(forKey:)`` and ``setValue(_:forKey:)``, which check values against the model.
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @Attribute("title") var title: String?
+///     @Attribute("pages") var pages: Int
+///     @ToOne("publisher") var publisher: Publisher?
+///     @ToMany("authors") var authors: Set<Author>
+///     @OrderedToMany("chapters") var chapters: [Chapter]
+/// }
+/// let book = try Book(context: context)
+/// book.title = "Dune"
+/// try context.save()
+/// ```
+///
+/// Objects come back from fetches as faults: their values load on first access, from the
+/// coordinator's row cache or from the store, in batches for objects fetched together.
+/// Objects are not `Sendable`; pass their ``objectID`` between queues.
+open class ManagedObject: Hashable, CustomStringConvertible {
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The object's ID: temporary until saved, then permanent.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context the object lives in (nil once the context is gone or the object was removed).
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    // Storage: one slot per attribute and per relationship (see DESIGN.md).
+    var values: [AttributeValue] = []
+    var relations: [RelationSlot] = []
+    var faultState: FaultState = .fault
+    /// The values as last fetched or saved.
+    var committed: RowSnapshot?
+    /// To-many destinations as first loaded or last saved, by slot.
+    var committedToMany: [Int: OrderedSet<ManagedObjectID>] = [:]
+    var changeState: ChangeState = .clean
+    /// The batch of faults this object was fetched with, for firing them together.
+    var faultBatch: FaultBatch?
+    /// The last error a typed property accessor (``Attribute``, ``ToOne``…) swallowed: accessors
+    /// cannot throw, so a refused value or a fault that could not fire is recorded here.
+    public var lastAccessorError: (any Error)?
+
+    enum FaultState { case fault, materialized }
+    enum ChangeState { case clean, inserted, updated, deleted }
+
+    /// Creates an object; contexts call this. Subclasses must keep it (add no stored properties
+    /// without default values).
+    public required init(entity: EntityDescription, objectID: ManagedObjectID) {
+        self.entity = entity
+        self.objectID = objectID
+    }
+
+    /// Inserts a new object of the entity mapped to this class into a context.
+    ///
+    /// ```swift
+    /// let book = try Book(context: context)
+    /// ```
+    public convenience init(context: ManagedObjectContext) throws {
+        let entity = try context.entity(for: Self.self)
+        self.init(entity: entity, objectID: ManagedObjectID(temporaryFor: entity))
+        try context.register(inserted: self)
+    }
+
+    // MARK: State
+
+    /// Whether the object's values have not been loaded yet.
+    public var isFault: Bool { faultState == .fault }
+    /// Inserted in its context and not saved yet.
+    public var isInserted: Bool { changeState == .inserted }
+    /// Changed in its context and not saved yet.
+    public var isUpdated: Bool { changeState == .updated }
+    /// Deleted in its context and not saved yet.
+    public var isDeleted: Bool { changeState == .deleted }
+    /// Inserted, updated or deleted.
+    public var hasChanges: Bool { changeState != .clean }
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    open var description: String {
+        if isFault { return "<\(entity.name) \(objectID): fault>" }
+        let attrs = entity.allAttributes.enumerated().map { "\($1.name)=\(values[$0])" }
+        return "<\(entity.name) \(objectID): \(attrs.joined(separator: ", "))>"
+    }
+
+    /// Called once after the object is inserted; override to set up values.
+    open func awakeFromInsert() {}
+    /// Called after the object's values were loaded from a fetch or a fault.
+    open func awakeFromFetch() {}
+
+    // MARK: Faulting
+
+    /// Loads the object's values if it is a fault (a no-op otherwise).
+    public func fireFault() throws {
+        guard faultState == .fault else { return }
+        guard let context = managedObjectContext else {
+            throw CoreStackError.objectNotFound("\(objectID) is not in a context")
+        }
+        try context.fireFault(self)
+    }
+
+    /// Fills the slots from a snapshot (values and to-one destinations), leaving to-many as faults.
+    func materialize(from snapshot: RowSnapshot, toMany: [Int: OrderedSet<ManagedObjectID>] = [:]) {
+        values = snapshot.values
+        var rel = [RelationSlot](repeating: .fault, count: entity.allRelationships.count)
+        for (slot, r) in entity.allRelationships.enumerated() {
+            if r.isToMany {
+                if let set = toMany[slot] { rel[slot] = .toMany(set) }
+            } else {
+                rel[slot] = .toOne(slot < snapshot.toOne.count ? snapshot.toOne[slot] : nil)
+            }
+        }
+        relations = rel
+        committed = snapshot
+        committedToMany = toMany
+        faultState = .materialized
+        faultBatch = nil
+    }
+
+    /// The object's state as a snapshot of its current values (for pushing to a parent or saving).
+    func currentSnapshot() -> RowSnapshot {
+        RowSnapshot(
+            values: values,
+            toOne: relations.map { if case let .toOne(id) = $0 { id } else { nil } },
+            version: committed?.version ?? 0)
+    }
+
+    /// Turns the object back into a fault, dropping unsaved changes of its values.
+    func turnIntoFault() {
+        values = []
+        relations = []
+        committed = nil
+        committedToMany = [:]
+        faultState = .fault
+    }
+}
+
+/// What a relationship slot holds.
+enum RelationSlot {
+    /// Not loaded yet (to-many only once materialized).
+    case fault
+    case toOne(ManagedObjectID?)
+    case toMany(OrderedSet<ManagedObjectID>)
+}
+
+/// Objects fetched together, so that firing one fault loads its neighbours in one query.
+final class FaultBatch {
+    let ids: [ManagedObjectID]
+    let batchSize: Int
+    private var positions: [ManagedObjectID: Int] = [:]
+
+    init(ids: [ManagedObjectID], batchSize: Int) {
+        self.ids = ids
+        self.batchSize = max(1, batchSize)
+    }
+
+    /// The IDs of the batch that holds `id`.
+    func neighbours(of id: ManagedObjectID) -> ArraySlice<ManagedObjectID> {
+        if positions.isEmpty { for (i, x) in ids.enumerated() { positions[x] = i } }
+        guard let i = positions[id] else { return [id] }
+        let start = (i / batchSize) * batchSize
+        return ids[start..<min(ids.count, start + batchSize)]
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+extension Notification.Name {
+    /// Posted by a context when objects changed (at ``ManagedObjectContext/processPendingChanges()``).
+    public static let managedObjectContextObjectsDidChange = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")
+    /// Posted by a context before it saves.
+    public static let managedObjectContextWillSave = Notification.Name("NSManagedObjectContextWillSaveNotification")
+    /// Posted by a context after it saved.
+    public static let managedObjectContextDidSave = Notification.Name("NSManagedObjectContextDidSaveNotification")
+}
+
+/// Core Data's user-info keys for context notifications.
+public enum ContextNotificationKey {
+    public static let inserted = "inserted"
+    public static let updated = "updated"
+    public static let deleted = "deleted"
+    public static let refreshed = "refreshed"
+    public static let invalidatedAll = "invalidatedAll"
+    public static let insertedObjectIDs = "inserted_objectIDs"
+    public static let updatedObjectIDs = "updated_objectIDs"
+    public static let deletedObjectIDs = "deleted_objectIDs"
+}
+
+/// What changed in a context since the last objectsDidChange. Valid on the context's queue only.
+///
+/// ```swift
+/// let token = context.addObjectsDidChangeObserver { change in
+///     print(change.inserted.count, change.updated.count, change.deleted.count)
+/// }
+/// ```
+public struct ObjectsDidChange {
+    public let context: ManagedObjectContext
+    public let inserted: Set<ManagedObject>
+    public let updated: Set<ManagedObject>
+    public let deleted: Set<ManagedObject>
+    public let refreshed: Set<ManagedObject>
+    /// True after ``ManagedObjectContext/reset()``: every object is gone.
+    public let invalidatedAll: Bool
+}
+
+/// What a save wrote: the objects (valid on the saving context's queue) and their IDs (Sendable).
+///
+/// ```swift
+/// let token = context.addDidSaveObserver { saved in
+///     other.perform { other.mergeChanges(from: saved.objectIDs) }
+/// }
+/// ```
+public struct ContextDidSave {
+    public let context: ManagedObjectContext
+    public let inserted: Set<ManagedObject>
+    public let updated: Set<ManagedObject>
+    public let deleted: Set<ManagedObject>
+    /// The IDs of the saved objects, to hand to other queues.
+    public let objectIDs: SavedObjectIDs
+}
+
+/// The IDs of what a save wrote: Sendable, for merging into other contexts.
+public struct SavedObjectIDs: Sendable, Hashable {
+    public var inserted: Set<ManagedObjectID>
+    public var updated: Set<ManagedObjectID>
+    public var deleted: Set<ManagedObjectID>
+
+    public init(inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// Keeps an observer registered; remove it with ``ManagedObjectContext/removeObserver(_:)`` or by
+/// dropping every reference to the token.
+public final class ObservationToken: @unchecked Sendable {
+    let id: Int
+    weak var context: ManagedObjectContext?
+
+    init(id: Int, context: ManagedObjectContext) {
+        self.id = id
+        self.context = context
+    }
+
+    deinit { context?.observers.remove(id) }
+}
+
+/// The typed observers of one context.
+struct ContextObservers {
+    private var nextID = 0
+    private(set) var objectsDidChange: [(Int, (ObjectsDidChange) -> Void)] = []
+    private(set) var willSave: [(Int, (ManagedObjectContext) -> Void)] = []
+    private(set) var didSave: [(Int, (ContextDidSave) -> Void)] = []
+
+    mutating func add(objectsDidChange f: @escaping (ObjectsDidChange) -> Void) -> Int {
+        nextID += 1
+        objectsDidChange.append((nextID, f))
+        return nextID
+    }
+
+    mutating func add(willSave f: @escaping (ManagedObjectContext) -> Void) -> Int {
+        nextID += 1
+        willSave.append((nextID, f))
+        return nextID
+    }
+
+    mutating func add(didSave f: @escaping (ContextDidSave) -> Void) -> Int {
+        nextID += 1
+        didSave.append((nextID, f))
+        return nextID
+    }
+
+    mutating func remove(_ id: Int) {
+        objectsDidChange.removeAll { $0.0 == id }
+        willSave.removeAll { $0.0 == id }
+        didSave.removeAll { $0.0 == id }
+    }
+}

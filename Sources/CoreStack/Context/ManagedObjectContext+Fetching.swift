@@ -1,0 +1,245 @@
+import Foundation
+import OrderedCollections
+
+extension ManagedObjectContext {
+    /// Fetches objects.
+    ///
+    /// ```swift
+    /// let books = try context.fetch(FetchRequest<Book>(entityName: "Book", predicate: .key("pages") > 100))
+    /// ```
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+        checkQueue()
+        let entity = try entity(of: request)
+        let ids = try resultIDs(request, entity: entity)
+        let batch = FaultBatch(ids: ids, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(ids.count, 1))
+        var out: [T] = []
+        out.reserveCapacity(ids.count)
+        for id in ids {
+            let o = try object(with: id)
+            if o.isFault && o.faultBatch == nil { o.faultBatch = batch }
+            guard let typed = o as? T else {
+                throw CoreStackError.typeMismatch(
+                    entity: o.entity.name, key: "(fetch)", expected: "\(T.self)", got: "an object of class \(type(of: o))")
+            }
+            out.append(typed)
+        }
+        if !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty {
+            let faults = out.filter(\.isFault)
+            if !faults.isEmpty { try fireFaults(faults) }
+        }
+        for path in request.relationshipKeyPathsForPrefetching {
+            try prefetch(path.split(separator: ".").map(String.init)[...], for: out)
+        }
+        return out
+    }
+
+    /// Fetches object IDs only.
+    public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ManagedObjectID] {
+        checkQueue()
+        return try resultIDs(request, entity: try entity(of: request))
+    }
+
+    /// Counts the objects a request would return.
+    ///
+    /// ```swift
+    /// let n = try context.count(for: FetchRequest<Book>(entityName: "Book"))
+    /// ```
+    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        checkQueue()
+        let entity = try entity(of: request)
+        let keyPaths = Array(request.predicate?.keyPaths ?? [])
+        if parent == nil && !(request.includesPendingChanges && hasChanges(affecting: entity, keyPaths: keyPaths)) {
+            return try persistentStoreCoordinator.count(request.storeRequest(entity: entity))
+        }
+        return try resultIDs(request, entity: entity).count
+    }
+
+    /// Fetches dictionaries of the chosen attributes (``FetchRequest/propertiesToFetch``).
+    ///
+    /// ```swift
+    /// var r = FetchRequest<Book>(entityName: "Book")
+    /// r.propertiesToFetch = ["title", "pages"]
+    /// let rows = try context.fetchDictionaries(r) // [["title": "Dune", "pages": 412], …]
+    /// ```
+    public func fetchDictionaries<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [[String: AttributeValue]] {
+        let entity = try entity(of: request)
+        let keys = request.propertiesToFetch ?? entity.allAttributes.filter { !$0.isTransient }.map(\.name)
+        for key in keys where entity.attributeSlots[key] == nil && entity.relationshipSlots[key] == nil {
+            throw CoreStackError.unknownKey(entity: entity.name, key: key)
+        }
+        var r = request
+        r.returnsObjectsAsFaults = false
+        return try fetch(r).map { o in
+            var d: [String: AttributeValue] = [:]
+            for key in keys {
+                if o.entity.attributeSlots[key] != nil {
+                    d[key] = try o.attributeValue(forKey: key)
+                } else if let id = try o.objectIDs(forRelationshipNamed: key).first, !o.entity.allRelationships[o.entity.relationshipSlots[key] ?? 0].isToMany {
+                    d[key] = .url(id.uriRepresentation())
+                }
+            }
+            return d
+        }
+    }
+
+    /// Runs a request with its ``FetchRequest/resultType``.
+    public func execute<T: ManagedObject>(_ request: FetchRequest<T>) throws -> FetchResult<T> {
+        switch request.resultType {
+        case .managedObject: .objects(try fetch(request))
+        case .managedObjectID: .objectIDs(try fetchObjectIDs(request))
+        case .count: .count(try count(for: request))
+        case .dictionary: .dictionaries(try fetchDictionaries(request))
+        }
+    }
+
+    // MARK: Internals
+
+    func entity<T>(of request: FetchRequest<T>) throws -> EntityDescription {
+        if let name = request.entityName { return try model.requireEntity(name) }
+        return try entity(for: T.self)
+    }
+
+    /// Whether unsaved changes here may change a fetch of `entity`.
+    func hasChanges(affecting entity: EntityDescription, keyPaths: [String] = []) -> Bool {
+        guard hasChanges else { return false }
+        // A key path through a relationship may read any changed object.
+        if keyPaths.contains(where: { $0.contains(".") }) { return true }
+        let root = entity.rootEntity
+        return insertedObjects.values.contains { $0.entity.rootEntity === root }
+            || updatedObjects.values.contains { $0.entity.rootEntity === root }
+            || deletedObjects.values.contains { $0.entity.rootEntity === root }
+    }
+
+    /// The IDs a request returns as this context sees the data.
+    func resultIDs<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [ManagedObjectID] {
+        processPendingChanges()
+        let storeRequest = request.storeRequest(entity: entity)
+        return try resultIDs(storeRequest, includesPendingChanges: request.includesPendingChanges)
+    }
+
+    func resultIDs(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> [ManagedObjectID] {
+        let keyPaths = Array(request.predicate?.keyPaths ?? []) + request.sortDescriptors.map(\.key)
+        let local = includesPendingChanges && hasChanges(affecting: request.entity, keyPaths: keyPaths)
+        var base = request
+        if local {
+            base.fetchLimit = 0
+            base.fetchOffset = 0
+        }
+        var ids: [ManagedObjectID]
+        if let parent {
+            let forwarded = base
+            ids = try parent.performAndWait { try parent.resultIDs(forwarded, includesPendingChanges: includesPendingChanges) }
+            ids = ids.map { persistentStoreCoordinator.canonicalID($0) }
+        } else {
+            ids = try persistentStoreCoordinator.fetch(base).map(\.objectID)
+        }
+        guard local else { return ids }
+        return Self.window(try applyLocalChanges(to: ids, request), request)
+    }
+
+    private static func window(_ ids: [ManagedObjectID], _ request: StoreFetchRequest) -> [ManagedObjectID] {
+        var out = ids[...]
+        if request.fetchOffset > 0 { out = out.dropFirst(request.fetchOffset) }
+        if request.fetchLimit > 0 { out = out.prefix(request.fetchLimit) }
+        return Array(out)
+    }
+
+    /// Merges this context's unsaved changes into a result from the parent or store.
+    private func applyLocalChanges(to ids: [ManagedObjectID], _ request: StoreFetchRequest) throws -> [ManagedObjectID] {
+        let entity = request.entity
+        func isCandidate(_ o: ManagedObject) -> Bool {
+            request.includesSubentities ? o.entity.isKind(of: entity) : o.entity === entity
+        }
+        func matches(_ o: ManagedObject) throws -> Bool {
+            guard let p = request.predicate else { return true }
+            return try PredicateEvaluator.evaluate(p, on: o)
+        }
+        var result = OrderedSet<ManagedObjectID>()
+        for id in ids {
+            if deletedObjects[id] != nil { continue }
+            if let o = updatedObjects[id], try !matches(o) { continue }
+            result.append(id)
+        }
+        for o in updatedObjects.values where isCandidate(o) && !result.contains(o.objectID) {
+            if try matches(o) { result.append(o.objectID) }
+        }
+        for o in insertedObjects.values where isCandidate(o) {
+            if try matches(o) { result.append(o.objectID) }
+        }
+        guard !request.sortDescriptors.isEmpty else { return Array(result) }
+        return try sortIDs(Array(result), by: request.sortDescriptors)
+    }
+
+    /// Sorts IDs by the objects' values in this context.
+    func sortIDs(_ ids: [ManagedObjectID], by descriptors: [SortDescriptor]) throws -> [ManagedObjectID] {
+        let objects = try ids.map { try object(with: $0) }
+        let faults = objects.filter(\.isFault)
+        if !faults.isEmpty { try fireFaults(faults) }
+        let keys = try objects.map { o in
+            try descriptors.map { d -> AttributeValue in
+                let v = try ObjectSubject(object: o).value(forKeyPath: d.key.split(separator: ".").map(String.init))
+                guard case let .scalar(s) = v else { return .null }
+                switch (d.comparison, s) {
+                case let (.caseInsensitive, .string(str)): return .string(StringMatching.fold(str, options: .caseInsensitive))
+                case let (.caseAndDiacriticInsensitive, .string(str)):
+                    return .string(StringMatching.fold(str, options: [.caseInsensitive, .diacriticInsensitive]))
+                default: return s
+                }
+            }
+        }
+        let order = ids.indices.sorted { a, b in
+            for (i, d) in descriptors.enumerated() {
+                let r = keys[a][i].compare(to: keys[b][i]) ?? .orderedSame
+                if r == .orderedSame { continue }
+                return d.ascending ? r == .orderedAscending : r == .orderedDescending
+            }
+            return a < b
+        }
+        return order.map { ids[$0] }
+    }
+
+    /// Fires many faults in one trip to the parent or store.
+    func fireFaults(_ objects: [ManagedObject]) throws {
+        let ids = objects.filter(\.isFault).map(\.objectID)
+        guard !ids.isEmpty else { return }
+        let states = try snapshots(for: ids)
+        for o in objects where o.isFault {
+            guard let s = states[o.objectID] else { continue }
+            o.materialize(from: s.row, toMany: s.toMany)
+            o.awakeFromFetch()
+        }
+    }
+
+    /// Loads a relationship key path for many objects at once.
+    private func prefetch(_ path: ArraySlice<String>, for objects: [ManagedObject]) throws {
+        guard let key = path.first, !objects.isEmpty else { return }
+        var byEntitySlot: [Int: [ManagedObject]] = [:]
+        for o in objects {
+            guard let slot = o.entity.relationshipSlots[key] else {
+                throw CoreStackError.unknownKey(entity: o.entity.name, key: key)
+            }
+            byEntitySlot[slot, default: []].append(o)
+        }
+        var next: [ManagedObject] = []
+        for (slot, group) in byEntitySlot {
+            let r = group[0].entity.allRelationships[slot]
+            if r.isToMany {
+                let unloaded = group.filter { if case .fault = $0.relations[slot] { true } else { false } }
+                if parent == nil, !unloaded.isEmpty {
+                    let map = try persistentStoreCoordinator.relatedObjectIDs(
+                        for: unloaded.map(\.objectID).filter { !$0.isTemporaryID }, slot: slot)
+                    for o in unloaded {
+                        let set = OrderedSet((map[o.objectID] ?? []).map { persistentStoreCoordinator.canonicalID($0) })
+                        o.relations[slot] = .toMany(set)
+                        o.committedToMany[slot] = set
+                    }
+                }
+            }
+            for o in group {
+                next.append(contentsOf: try o.destinationIDs(slot: slot).map { try object(with: $0) })
+            }
+        }
+        try fireFaults(next)
+        try prefetch(path.dropFirst(), for: next)
+    }
+}

@@ -1,0 +1,424 @@
+import Foundation
+import OrderedCollections
+
+extension ManagedObjectContext {
+    /// Saves the context's changes: into the parent for a child context, into the store in one
+    /// transaction for a root context. Validates first; on error nothing is saved and the
+    /// changes stay in the context.
+    ///
+    /// ```swift
+    /// book.title = "Dune"
+    /// try context.save()
+    /// ```
+    public func save() throws {
+        checkQueue()
+        processPendingChanges()
+        guard hasChanges else { return }
+        postWillSave()
+        processPendingChanges()
+        try validateForSave()
+        let inserted = Array(insertedObjects.values)
+        let updated = Array(updatedObjects.values)
+        let deleted = Array(deletedObjects.values)
+        let insertedIDsBefore = inserted.map(\.objectID)
+        if parent != nil {
+            try pushToParent(inserted: inserted, updated: updated, deleted: deleted)
+        } else {
+            try saveToStore(inserted: inserted, updated: updated, deleted: deleted)
+        }
+        // Settle: everything saved is now committed.
+        for o in inserted + updated {
+            o.committed = o.currentSnapshot()
+            o.committedToMany = [:]
+            for (slot, rel) in o.relations.enumerated() { if case let .toMany(set) = rel { o.committedToMany[slot] = set } }
+            o.changeState = .clean
+        }
+        for o in deleted {
+            registered[o.objectID] = nil
+            o.managedObjectContext = nil
+            o.changeState = .clean
+        }
+        insertedObjects.removeAll()
+        updatedObjects.removeAll()
+        deletedObjects.removeAll()
+        _ = insertedIDsBefore
+        let saved = ContextDidSave(
+            context: self, inserted: Set(inserted), updated: Set(updated), deleted: Set(deleted),
+            objectIDs: SavedObjectIDs(
+                inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
+                deleted: Set(deleted.map(\.objectID))))
+        postDidSave(saved)
+    }
+
+    // MARK: Root save
+
+    private func saveToStore(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
+        let coordinator = persistentStoreCoordinator
+        let store = try coordinator.requireStore()
+        if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
+        try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
+        var attempts = 0
+        while true {
+            attempts += 1
+            let request = storeSaveRequest(inserted: inserted, updated: updated, deleted: deleted)
+            do {
+                let versions = try coordinator.save(request)
+                for o in inserted + updated {
+                    let v = versions[o.objectID] ?? (o.committed?.version ?? 0) + 1
+                    o.committed = RowSnapshot(values: o.values, toOne: o.currentSnapshot().toOne, version: v)
+                }
+                return
+            } catch let CoreStackError.mergeConflict(conflicts) where mergePolicy != .error && attempts < 4 {
+                try resolve(conflicts)
+            }
+        }
+    }
+
+    /// Gives inserted objects permanent IDs and rewrites references to their temporary IDs.
+    private func assignPermanentIDs(to objects: [ManagedObject], also others: [ManagedObject]) throws {
+        guard !objects.isEmpty else { return }
+        let map = try persistentStoreCoordinator.obtainPermanentIDs(for: objects.map(\.objectID))
+        rekey(objects, map: map)
+        rewriteReferences(in: objects + others, map: map)
+    }
+
+    func rekey(_ objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
+        for o in objects {
+            guard let p = map[o.objectID] else { continue }
+            let t = o.objectID
+            registered[t] = nil
+            registered[p] = o
+            if insertedObjects[t] != nil {
+                let i = insertedObjects.index(forKey: t)
+                insertedObjects[t] = nil
+                if let i { insertedObjects.updateValue(o, forKey: p, insertingAt: i) } else { insertedObjects[p] = o }
+            }
+            if updatedObjects[t] != nil { updatedObjects[t] = nil; updatedObjects[p] = o }
+            o.objectID = p
+        }
+    }
+
+    private func rewriteReferences(in objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
+        for o in objects where !o.isFault {
+            for (slot, rel) in o.relations.enumerated() {
+                switch rel {
+                case let .toOne(id?) where map[id] != nil: o.relations[slot] = .toOne(map[id])
+                case let .toMany(set) where set.contains(where: { map[$0] != nil }):
+                    o.relations[slot] = .toMany(OrderedSet(set.map { map[$0] ?? $0 }))
+                default: break
+                }
+            }
+            for (slot, set) in o.committedToMany where set.contains(where: { map[$0] != nil }) {
+                o.committedToMany[slot] = OrderedSet(set.map { map[$0] ?? $0 })
+            }
+        }
+    }
+
+    private func storeSaveRequest(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> StoreSaveRequest {
+        let c = persistentStoreCoordinator
+        func change(_ o: ManagedObject, version: Int64) -> StoreRowChange {
+            var toOne: [ManagedObjectID?] = []
+            toOne.reserveCapacity(o.relations.count)
+            var toMany: [ToManyChange] = []
+            for (slot, rel) in o.relations.enumerated() {
+                switch rel {
+                case let .toOne(id): toOne.append(id.map { c.canonicalID($0) })
+                case .fault: toOne.append(nil)
+                case let .toMany(set):
+                    toOne.append(nil)
+                    let r = o.entity.allRelationships[slot]
+                    if r.isTransient { continue }
+                    let old = o.committedToMany[slot] ?? []
+                    if old == set { continue }
+                    let current = set.map { c.canonicalID($0) }
+                    let oldIDs = Set(old.map { c.canonicalID($0) })
+                    let newIDs = Set(current)
+                    toMany.append(
+                        ToManyChange(
+                            slot: slot, current: current, added: current.filter { !oldIDs.contains($0) },
+                            removed: old.map { c.canonicalID($0) }.filter { !newIDs.contains($0) }))
+                }
+            }
+            return StoreRowChange(objectID: o.objectID, values: o.values, toOne: toOne, expectedVersion: version, toMany: toMany)
+        }
+        return StoreSaveRequest(
+            inserted: inserted.map { change($0, version: 0) },
+            updated: updated.map { change($0, version: $0.committed?.version ?? 0) },
+            deleted: deleted.map { StoreRowDeletion(objectID: $0.objectID, expectedVersion: $0.committed?.version ?? 0) })
+    }
+
+    /// Applies the merge policy to conflicting objects so the save can be tried again.
+    private func resolve(_ conflicts: [MergeConflict]) throws {
+        let fresh = try persistentStoreCoordinator.refreshSnapshots(for: conflicts.map(\.objectID))
+        for conflict in conflicts {
+            guard let o = registeredObject(for: conflict.objectID) else { continue }
+            guard let row = fresh[o.objectID] else {
+                // Deleted in the store: nothing left to update or delete.
+                updatedObjects[o.objectID] = nil
+                deletedObjects[o.objectID] = nil
+                forget(o)
+                continue
+            }
+            let state = ObjectState(row: row, toMany: [:])
+            switch mergePolicy {
+            case .error:
+                throw CoreStackError.mergeConflict(conflicts)
+            case .overwrite:
+                o.committed?.version = row.version
+            case .mergeByPropertyObjectTrump:
+                mergeState(state, into: o, keepLocalChanges: true)
+            case .mergeByPropertyStoreTrump:
+                storeTrump(row, into: o)
+            case .rollback:
+                updatedObjects[o.objectID] = nil
+                deletedObjects[o.objectID] = nil
+                o.changeState = .clean
+                o.materialize(from: row)
+            }
+        }
+    }
+
+    /// Store trump: values the store changed win; the context's other changes stay.
+    private func storeTrump(_ row: RowSnapshot, into o: ManagedObject) {
+        guard let old = o.committed else { o.materialize(from: row); return }
+        for i in o.values.indices where i < row.values.count && row.values[i] != old.values[i] {
+            o.values[i] = row.values[i]
+        }
+        for (slot, r) in o.entity.allRelationships.enumerated() where !r.isToMany {
+            let was = slot < old.toOne.count ? old.toOne[slot] : nil
+            let now = slot < row.toOne.count ? row.toOne[slot] : nil
+            if was != now { o.relations[slot] = .toOne(now) }
+        }
+        o.committed = row
+    }
+
+    // MARK: Child save
+
+    private func pushToParent(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
+        guard let parent else { return }
+        let c = persistentStoreCoordinator
+        struct Push {
+            var id: ManagedObjectID
+            var entity: EntityDescription
+            var values: [AttributeValue]
+            var changedValueSlots: [Int]
+            var relations: [(Int, RelationSlot)]
+        }
+        func push(_ o: ManagedObject, all: Bool) -> Push {
+            var slots: [Int] = []
+            for i in o.values.indices where all || o.committed == nil || o.values[i] != o.committed?.values[i] { slots.append(i) }
+            var rels: [(Int, RelationSlot)] = []
+            for (slot, rel) in o.relations.enumerated() {
+                switch rel {
+                case .fault: continue
+                case let .toOne(id):
+                    let old = o.committed.flatMap { slot < $0.toOne.count ? $0.toOne[slot] : nil }
+                    if all || o.committed == nil || old != id { rels.append((slot, .toOne(id.map { c.canonicalID($0) }))) }
+                case let .toMany(set):
+                    if all || o.committedToMany[slot] != set {
+                        rels.append((slot, .toMany(OrderedSet(set.map { c.canonicalID($0) }))))
+                    }
+                }
+            }
+            return Push(id: o.objectID, entity: o.entity, values: o.values, changedValueSlots: slots, relations: rels)
+        }
+        let ins = inserted.map { push($0, all: true) }
+        let ups = updated.map { push($0, all: false) }
+        let dels = deleted.map(\.objectID)
+        try parent.performAndWait {
+            for p in ins {
+                let o = p.entity.managedObjectClass.init(entity: p.entity, objectID: p.id)
+                o.managedObjectContext = parent
+                o.values = p.values
+                o.relations = p.entity.allRelationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
+                for (slot, rel) in p.relations { o.relations[slot] = rel }
+                o.faultState = .materialized
+                o.changeState = .inserted
+                parent.registered[p.id] = o
+                parent.insertedObjects[p.id] = o
+                parent.pendingChanges.inserted[p.id] = o
+            }
+            for p in ups {
+                let o = try parent.object(with: p.id)
+                try o.fireFault()
+                if o.isDeleted { continue }
+                for i in p.changedValueSlots { o.values[i] = p.values[i] }
+                for (slot, rel) in p.relations {
+                    if case .toMany = rel, case .fault = o.relations[slot] { _ = try o.destinationIDs(slot: slot) }
+                    o.relations[slot] = rel
+                }
+                parent.objectDidChange(o)
+            }
+            for id in dels {
+                guard let o = parent.registeredObject(for: id) ?? (try? parent.object(with: id)) else { continue }
+                try? o.fireFault()
+                if o.isDeleted { continue }
+                if o.changeState == .inserted {
+                    parent.insertedObjects[o.objectID] = nil
+                    parent.registered[o.objectID] = nil
+                    o.changeState = .deleted
+                } else {
+                    parent.updatedObjects[o.objectID] = nil
+                    o.changeState = .deleted
+                    parent.deletedObjects[o.objectID] = o
+                }
+                parent.pendingChanges.deleted[o.objectID] = o
+            }
+            parent.processPendingChanges()
+        }
+    }
+
+    // MARK: Validation
+
+    /// Checks every inserted and updated object against the model's rules, and deleted objects
+    /// against Deny delete rules. Throws the first failure.
+    public func validateForSave() throws {
+        for o in deletedObjects.values {
+            for (slot, r) in o.entity.allRelationships.enumerated() where r.deleteRule == .deny {
+                let live = try o.destinationIDs(slot: slot).filter { id in
+                    !(registeredObject(for: id)?.isDeleted ?? false)
+                }
+                if !live.isEmpty {
+                    throw CoreStackError.deleteDenied(entity: o.entity.name, relationship: r.name, objectID: o.objectID.description)
+                }
+            }
+        }
+        for o in Array(insertedObjects.values) + Array(updatedObjects.values) {
+            try validate(o)
+        }
+    }
+
+    private func validate(_ o: ManagedObject) throws {
+        let e = o.entity
+        func fail(_ key: String?, _ reason: String) -> CoreStackError {
+            .validation(entity: e.name, property: key, objectID: o.objectID.description, reason: reason)
+        }
+        for (slot, a) in e.allAttributes.enumerated() where !a.isTransient {
+            let v = o.values[slot]
+            if v.isNull {
+                if !a.isOptional { throw fail(a.name, "a value is required") }
+                continue
+            }
+            let measure: AttributeValue
+            switch v {
+            case let .string(s): measure = .integer(Int64(s.count))
+            case let .data(d): measure = .integer(Int64(d.count))
+            default: measure = v
+            }
+            if let min = a.minValue, let r = measure.compare(to: min), r == .orderedAscending {
+                throw fail(a.name, "\(v) is below the minimum \(min)")
+            }
+            if let max = a.maxValue, let r = measure.compare(to: max), r == .orderedDescending {
+                throw fail(a.name, "\(v) is above the maximum \(max)")
+            }
+            if let regex = a.regularExpression, case let .string(s) = v, !StringMatching.matches(regex, s, options: []) {
+                throw fail(a.name, "\"\(s)\" does not match \(regex)")
+            }
+        }
+        for (slot, r) in e.allRelationships.enumerated() where !r.isTransient {
+            let count: Int
+            switch o.relations[slot] {
+            case .fault: continue
+            case let .toOne(id): count = id == nil ? 0 : 1
+            case let .toMany(set): count = set.count
+            }
+            if count == 0 {
+                if !r.isOptional { throw fail(r.name, "a destination is required") }
+                continue
+            }
+            if r.isToMany && r.minCount > 0 && count < r.minCount {
+                throw fail(r.name, "\(count) destinations, at least \(r.minCount) required")
+            }
+            if r.isToMany && r.maxCount > 0 && count > r.maxCount {
+                throw fail(r.name, "\(count) destinations, at most \(r.maxCount) allowed")
+            }
+        }
+    }
+
+    // MARK: Rollback, reset, refresh
+
+    /// Drops every unsaved change: inserted objects leave, changed and deleted ones return to
+    /// their last saved state.
+    public func rollback() {
+        checkQueue()
+        for o in insertedObjects.values {
+            registered[o.objectID] = nil
+            o.managedObjectContext = nil
+            pendingChanges.deleted[o.objectID] = o
+        }
+        for o in Array(updatedObjects.values) + Array(deletedObjects.values) {
+            if let s = o.committed {
+                o.materialize(from: s, toMany: o.committedToMany)
+            } else {
+                o.turnIntoFault()
+            }
+            o.changeState = .clean
+            pendingChanges.refreshed[o.objectID] = o
+        }
+        // Objects touched only through inverses may hold changed relationships: refault them.
+        for o in registered.values where !o.isFault && o.committed != nil && o.changeState == .clean {
+            if o.changedValues().isEmpty { continue }
+            if let s = o.committed { o.materialize(from: s, toMany: o.committedToMany) }
+        }
+        insertedObjects.removeAll()
+        updatedObjects.removeAll()
+        deletedObjects.removeAll()
+        processPendingChanges()
+    }
+
+    /// Forgets every object: the context is as new. Objects obtained before are no longer usable.
+    public func reset() {
+        checkQueue()
+        for o in registered.values { o.managedObjectContext = nil }
+        registered.removeAll()
+        insertedObjects.removeAll()
+        updatedObjects.removeAll()
+        deletedObjects.removeAll()
+        pendingChanges = PendingChanges()
+        pendingChanges.invalidatedAll = true
+        processPendingChanges()
+    }
+
+    /// Refreshes an object: with `mergeChanges` false it becomes a fault and loses its unsaved
+    /// changes; with true it takes the latest saved values and keeps its own changes on top.
+    ///
+    /// ```swift
+    /// context.refresh(book, mergeChanges: false)
+    /// ```
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue()
+        guard object.managedObjectContext === self, !object.isInserted else { return }
+        if parent == nil, !object.objectID.isTemporaryID {
+            _ = try? persistentStoreCoordinator.refreshSnapshots(for: [object.objectID])
+        }
+        if mergeChanges, !object.isFault, let states = try? snapshots(for: [object.objectID]), let s = states[object.objectID] {
+            mergeState(s, into: object, keepLocalChanges: true)
+        } else {
+            updatedObjects[object.objectID] = nil
+            if object.changeState == .updated { object.changeState = .clean }
+            object.turnIntoFault()
+        }
+        pendingChanges.refreshed[object.objectID] = object
+    }
+
+    /// Turns every unchanged object back into a fault (Core Data's `refreshAllObjects`).
+    public func refreshAllObjects() {
+        for o in registered.values where !o.hasChanges { refresh(o, mergeChanges: false) }
+        processPendingChanges()
+    }
+
+    /// Gives objects permanent IDs before they are saved (reserving their primary keys).
+    ///
+    /// ```swift
+    /// try context.obtainPermanentIDs(for: [book])
+    /// book.objectID.isTemporaryID // false
+    /// ```
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        checkQueue()
+        let temps = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        guard !temps.isEmpty else { return }
+        let map = try persistentStoreCoordinator.obtainPermanentIDs(for: temps.map(\.objectID))
+        rekey(temps, map: map)
+        rewriteReferences(in: Array(registered.values), map: map)
+    }
+}

@@ -1,0 +1,504 @@
+import Foundation
+import OrderedCollections
+
+/// A scratchpad of managed objects bound to one queue: fetch, change, then save to a parent context
+/// or, for a root context, to the coordinator's store.
+///
+/// ```swift
+/// let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+/// try await context.perform {
+///     let book = try context.insertObject(forEntityName: "Book")
+///     try book.setValue("Dune", forKey: "title")
+///     try context.save()
+/// }
+/// let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: context)
+/// ```
+///
+/// Objects belong to the context's queue: use them inside ``perform(_:)-(()->Void)`` or
+/// ``performAndWait(_:)``, and pass ``ManagedObjectID``s between contexts. Set the environment
+/// variable `CORESTACK_CONCURRENCY_DEBUG=1` to trap any use from the wrong queue, like Core Data's
+/// concurrency debug flag.
+///
+/// On Linux the main queue runs only while the main thread services it (`dispatchMain()`, a run
+/// loop, or the main actor): never wait on a main-queue context from the main thread's own work.
+public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
+    /// Which queue a context is bound to.
+    public enum ConcurrencyType: Sendable {
+        /// A serial queue of the context's own.
+        case privateQueue
+        /// The main queue.
+        case mainQueue
+    }
+
+    /// The queue kind.
+    public let concurrencyType: ConcurrencyType
+    /// A name for logs and notifications.
+    public var name: String?
+    /// The parent context, for child contexts.
+    public let parent: ManagedObjectContext?
+    /// The coordinator of the root context (children reach it through their parents).
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// How save conflicts with the store are resolved. Default: ``MergePolicy/error``.
+    public var mergePolicy: MergePolicy = .error
+    /// Whether the context merges changes saved by its siblings into its parent (or, for a root
+    /// context, saved by other contexts of its coordinator).
+    public var automaticallyMergesChangesFromParent = false
+    /// The author recorded with saves (kept for persistent history, a later feature).
+    public var transactionAuthor: String?
+
+    let queue: DispatchQueue
+    private let queueToken = QueueToken()
+    static let queueKey = DispatchSpecificKey<QueueToken>()
+    static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
+
+    var registered: [ManagedObjectID: ManagedObject] = [:]
+    var insertedObjects: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
+    var updatedObjects: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
+    var deletedObjects: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
+    /// Changes not yet announced by objectsDidChange.
+    var pendingChanges = PendingChanges()
+    var observers = ContextObservers()
+    let childrenLock = NSLock()
+    var children: [WeakContext] = []
+
+    /// A root context on a coordinator.
+    ///
+    /// ```swift
+    /// let context = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: coordinator)
+    /// ```
+    public init(concurrencyType: ConcurrencyType, coordinator: PersistentStoreCoordinator, name: String? = nil) {
+        self.concurrencyType = concurrencyType
+        self.parent = nil
+        self.persistentStoreCoordinator = coordinator
+        self.name = name
+        self.queue = Self.makeQueue(concurrencyType, name: name, token: queueToken)
+        coordinator.register(context: self)
+    }
+
+    /// A child context whose saves go into `parent`.
+    ///
+    /// ```swift
+    /// let scratch = ManagedObjectContext(concurrencyType: .privateQueue, parent: mainContext)
+    /// ```
+    public init(concurrencyType: ConcurrencyType, parent: ManagedObjectContext, name: String? = nil) {
+        self.concurrencyType = concurrencyType
+        self.parent = parent
+        self.persistentStoreCoordinator = parent.persistentStoreCoordinator
+        self.name = name
+        self.queue = Self.makeQueue(concurrencyType, name: name, token: queueToken)
+        parent.childrenLock.lock()
+        parent.children.removeAll { $0.context == nil }
+        parent.children.append(WeakContext(self))
+        parent.childrenLock.unlock()
+    }
+
+    private static func makeQueue(_ type: ConcurrencyType, name: String?, token: QueueToken) -> DispatchQueue {
+        switch type {
+        case .mainQueue:
+            return .main
+        case .privateQueue:
+            let q = DispatchQueue(label: "CoreStack.context.\(name ?? "private")")
+            q.setSpecific(key: queueKey, value: token)
+            return q
+        }
+    }
+
+    public var description: String {
+        "<ManagedObjectContext \(name ?? "unnamed") \(concurrencyType == .mainQueue ? "main" : "private")>"
+    }
+
+    /// The coordinator's model.
+    public var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
+
+    // MARK: Queue
+
+    /// Whether the caller is running on this context's queue.
+    public var isOnQueue: Bool {
+        switch concurrencyType {
+        case .mainQueue: Thread.isMainThread
+        case .privateQueue: DispatchQueue.getSpecific(key: Self.queueKey) === queueToken
+        }
+    }
+
+    /// Runs a block on the context's queue and waits for it (runs it at once when already there).
+    ///
+    /// ```swift
+    /// let count = try context.performAndWait { try context.count(for: FetchRequest<Book>(entityName: "Book")) }
+    /// ```
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue { return try block() }
+        return try queue.sync {
+            let result = try block()
+            processPendingChanges()
+            return result
+        }
+    }
+
+    /// Schedules a block on the context's queue and returns at once.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            block()
+            processPendingChanges()
+        }
+    }
+
+    /// Runs a block on the context's queue and returns its result.
+    ///
+    /// ```swift
+    /// let titles = try await context.perform {
+    ///     try context.fetch(FetchRequest<Book>(entityName: "Book")).map { $0.title ?? "" }
+    /// }
+    /// ```
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            queue.async { [self] in
+                do {
+                    let value = try block()
+                    processPendingChanges()
+                    continuation.resume(returning: value)
+                } catch {
+                    processPendingChanges()
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// Traps when concurrency debugging is on and the caller is off the context's queue.
+    func checkQueue(_ function: StaticString = #function) {
+        if Self.concurrencyDebug && !isOnQueue {
+            preconditionFailure("CoreStack concurrency violation: \(function) called off the queue of \(self)")
+        }
+    }
+
+    // MARK: Registered objects
+
+    /// Every object the context holds.
+    public var registeredObjects: [ManagedObject] { Array(registered.values) }
+    /// Objects inserted and not saved.
+    public var inserted: [ManagedObject] { Array(insertedObjects.values) }
+    /// Objects changed and not saved.
+    public var updated: [ManagedObject] { Array(updatedObjects.values) }
+    /// Objects deleted and not saved.
+    public var deleted: [ManagedObject] { Array(deletedObjects.values) }
+    /// Whether anything is inserted, updated or deleted.
+    public var hasChanges: Bool { !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty }
+
+    /// The object registered under an ID, if the context holds it (no fault is created).
+    public func registeredObject(for id: ManagedObjectID) -> ManagedObject? {
+        if let o = registered[id] { return o }
+        let c = persistentStoreCoordinator.canonicalID(id)
+        return c == id ? nil : registered[c]
+    }
+
+    /// The object for an ID: the registered one, or a new fault (which fails to fire if the object
+    /// does not exist).
+    ///
+    /// ```swift
+    /// let book = try context.object(with: id)
+    /// ```
+    public func object(with id: ManagedObjectID) throws -> ManagedObject {
+        checkQueue()
+        if let o = registeredObject(for: id) { return o }
+        guard id.entity === model.entity(named: id.entity.name) else {
+            throw CoreStackError.wrongContext("\(id) belongs to another model")
+        }
+        let id = persistentStoreCoordinator.canonicalID(id)
+        let o = id.entity.managedObjectClass.init(entity: id.entity, objectID: id)
+        o.managedObjectContext = self
+        registered[id] = o
+        return o
+    }
+
+    /// The object for an ID, materialised; throws when it does not exist in the store (or parent).
+    ///
+    /// ```swift
+    /// let book = try context.existingObject(with: id)
+    /// ```
+    public func existingObject(with id: ManagedObjectID) throws -> ManagedObject {
+        let o = try object(with: id)
+        if o.isDeleted { throw CoreStackError.objectNotFound("\(id) was deleted") }
+        try o.fireFault()
+        return o
+    }
+
+    /// The entity mapped to a ``ManagedObject`` subclass.
+    public func entity(for type: ManagedObject.Type) throws -> EntityDescription {
+        guard let e = model.entities.first(where: { $0.managedObjectClass == type }) else {
+            throw CoreStackError.unknownEntity("no entity uses the class \(type)")
+        }
+        return e
+    }
+
+    // MARK: Inserting and deleting
+
+    /// Inserts a new object of an entity.
+    ///
+    /// ```swift
+    /// let author = try context.insertObject(forEntityName: "Author")
+    /// ```
+    @discardableResult
+    public func insertObject(forEntityName name: String) throws -> ManagedObject {
+        let entity = try model.requireEntity(name)
+        let o = entity.managedObjectClass.init(entity: entity, objectID: ManagedObjectID(temporaryFor: entity))
+        try register(inserted: o)
+        return o
+    }
+
+    /// Inserts a new object of the entity mapped to a subclass.
+    ///
+    /// ```swift
+    /// let book = try context.insert(Book.self)
+    /// ```
+    @discardableResult
+    public func insert<T: ManagedObject>(_ type: T.Type) throws -> T {
+        let entity = try entity(for: type)
+        let o = T(entity: entity, objectID: ManagedObjectID(temporaryFor: entity))
+        try register(inserted: o)
+        return o
+    }
+
+    func register(inserted o: ManagedObject) throws {
+        checkQueue()
+        if o.entity.isAbstract {
+            throw CoreStackError.invalidModel(entity: o.entity.name, property: nil, reason: "an abstract entity cannot have instances")
+        }
+        o.managedObjectContext = self
+        o.values = o.entity.allAttributes.map(\.defaultValue)
+        o.relations = o.entity.allRelationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
+        o.faultState = .materialized
+        o.changeState = .inserted
+        registered[o.objectID] = o
+        insertedObjects[o.objectID] = o
+        pendingChanges.inserted[o.objectID] = o
+        o.awakeFromInsert()
+    }
+
+    /// Deletes an object, applying the delete rules of its relationships (nullify, cascade;
+    /// deny is checked at save).
+    ///
+    /// ```swift
+    /// try context.delete(book)
+    /// ```
+    public func delete(_ object: ManagedObject) throws {
+        checkQueue()
+        guard object.managedObjectContext === self else {
+            throw CoreStackError.wrongContext("\(object.objectID) is not in this context")
+        }
+        if object.isDeleted { return }
+        try object.fireFault()
+        var cascade: [ManagedObject] = []
+        for (slot, r) in object.entity.allRelationships.enumerated() {
+            switch r.deleteRule {
+            case .noAction, .deny: continue
+            case .nullify, .cascade:
+                let ids = try object.destinationIDs(slot: slot)
+                for id in ids {
+                    guard let dest = try? self.object(with: id), !dest.isDeleted else { continue }
+                    if r.deleteRule == .cascade { cascade.append(dest) }
+                    if let inv = object.entity.inverseSlots[slot] {
+                        try dest.fireFault()
+                        try removeLink(from: dest, slot: inv, id: object.objectID)
+                    }
+                }
+            }
+        }
+        markDeleted(object)
+        for dest in cascade { try delete(dest) }
+    }
+
+    private func markDeleted(_ object: ManagedObject) {
+        let id = object.objectID
+        if object.changeState == .inserted {
+            insertedObjects[id] = nil
+            pendingChanges.inserted[id] = nil
+            object.changeState = .deleted
+            // Never saved: it simply leaves the context.
+            registered[id] = nil
+            pendingChanges.deleted[id] = object
+            return
+        }
+        updatedObjects[id] = nil
+        object.changeState = .deleted
+        deletedObjects[id] = object
+        pendingChanges.deleted[id] = object
+    }
+
+    // MARK: Changes
+
+    func objectDidChange(_ object: ManagedObject, transientOnly: Bool = false) {
+        let id = object.objectID
+        if object.changeState == .clean && !transientOnly {
+            object.changeState = .updated
+            updatedObjects[id] = object
+        }
+        if object.changeState != .inserted { pendingChanges.updated[id] = object }
+    }
+
+    // MARK: Faulting
+
+    func fireFault(_ object: ManagedObject) throws {
+        checkQueue()
+        let id = object.objectID
+        let batchIDs: [ManagedObjectID]
+        if let batch = object.faultBatch {
+            batchIDs = batch.neighbours(of: id).filter { registered[$0]?.isFault ?? false }
+        } else {
+            batchIDs = [id]
+        }
+        let found = try snapshots(for: batchIDs.isEmpty ? [id] : batchIDs)
+        for bid in batchIDs {
+            guard let o = registered[bid], o.isFault, let s = found[bid] else { continue }
+            o.materialize(from: s.row, toMany: s.toMany)
+            o.awakeFromFetch()
+        }
+        if object.isFault {
+            guard let s = found[id] else {
+                throw CoreStackError.objectNotFound("\(id) does not exist in the store")
+            }
+            object.materialize(from: s.row, toMany: s.toMany)
+            object.awakeFromFetch()
+        }
+    }
+
+    /// The state of objects as this context's parent chain sees them (for firing faults).
+    func snapshots(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ObjectState] {
+        if let parent {
+            return try parent.performAndWait { try parent.statesForChild(ids) }
+        }
+        return try persistentStoreCoordinator.snapshots(for: ids).mapValues { ObjectState(row: $0, toMany: [:]) }
+    }
+
+    /// Called on this context's queue by a child: the objects' states including unsaved changes here.
+    func statesForChild(_ ids: [ManagedObjectID]) throws -> [ManagedObjectID: ObjectState] {
+        var out: [ManagedObjectID: ObjectState] = [:]
+        var missing: [ManagedObjectID] = []
+        for id in ids {
+            if let o = registeredObject(for: id) {
+                if o.isDeleted { continue }
+                if !o.isFault {
+                    var toMany: [Int: OrderedSet<ManagedObjectID>] = [:]
+                    for (slot, rel) in o.relations.enumerated() { if case let .toMany(s) = rel { toMany[slot] = s } }
+                    out[id] = ObjectState(row: o.currentSnapshot(), toMany: toMany)
+                    continue
+                }
+            }
+            missing.append(id)
+        }
+        if !missing.isEmpty {
+            for (id, s) in try snapshots(for: missing) { out[id] = s }
+        }
+        return out
+    }
+
+    /// Loads a to-many relationship fault of an object.
+    func loadToMany(_ object: ManagedObject, slot: Int) throws -> OrderedSet<ManagedObjectID> {
+        let ids: [ManagedObjectID]
+        if let parent {
+            ids = try parent.performAndWait { try parent.toManyForChild(object.objectID, slot: slot) }
+        } else if object.objectID.isTemporaryID {
+            ids = []
+        } else {
+            ids = try persistentStoreCoordinator.relatedObjectIDs(for: [object.objectID], slot: slot)[object.objectID] ?? []
+        }
+        let set = OrderedSet(ids.map { persistentStoreCoordinator.canonicalID($0) })
+        object.relations[slot] = .toMany(set)
+        object.committedToMany[slot] = set
+        return set
+    }
+
+    func toManyForChild(_ id: ManagedObjectID, slot: Int) throws -> [ManagedObjectID] {
+        if let o = registeredObject(for: id), !o.isDeleted {
+            return try o.destinationIDs(slot: slot)
+        }
+        if let parent {
+            return try parent.performAndWait { try parent.toManyForChild(id, slot: slot) }
+        }
+        if id.isTemporaryID { return [] }
+        return try persistentStoreCoordinator.relatedObjectIDs(for: [id], slot: slot)[id] ?? []
+    }
+
+    // MARK: Relationship maintenance
+
+    /// Puts `b` in `a`'s relationship slot and `a` in `b`'s inverse, detaching previous partners.
+    func link(_ a: ManagedObject, slot: Int, to b: ManagedObject) throws {
+        try a.checkMutable()
+        try b.checkMutable()
+        try addLink(to: a, slot: slot, id: b.objectID)
+        guard let inv = a.entity.inverseSlots[slot] else { return }
+        try b.fireFault()
+        if !b.entity.allRelationships[inv].isToMany, let prev = try b.destinationIDs(slot: inv).first, prev != a.objectID {
+            // b belonged to another owner through a to-one inverse: take it away from there.
+            if let prevObject = try? object(with: prev), !prevObject.isDeleted {
+                try prevObject.fireFault()
+                try removeLink(from: prevObject, slot: slot, id: b.objectID)
+            }
+        }
+        try addLink(to: b, slot: inv, id: a.objectID)
+    }
+
+    /// Removes `b` from `a`'s relationship slot and `a` from `b`'s inverse.
+    func unlink(_ a: ManagedObject, slot: Int, from b: ManagedObject) throws {
+        try removeLink(from: a, slot: slot, id: b.objectID)
+        guard let inv = a.entity.inverseSlots[slot] else { return }
+        try b.fireFault()
+        try removeLink(from: b, slot: inv, id: a.objectID)
+    }
+
+    private func addLink(to o: ManagedObject, slot: Int, id: ManagedObjectID) throws {
+        let r = o.entity.allRelationships[slot]
+        if r.isToMany {
+            var set = OrderedSet(try o.destinationIDs(slot: slot))
+            guard set.append(id).inserted else { return }
+            o.relations[slot] = .toMany(set)
+        } else {
+            if case let .toOne(cur) = o.relations[slot], cur == id { return }
+            if case let .toOne(cur?) = o.relations[slot], cur != id, let inv = o.entity.inverseSlots[slot],
+                let old = try? object(with: cur), (try? old.fireFault()) != nil
+            {
+                try removeLink(from: old, slot: inv, id: o.objectID)
+            }
+            o.relations[slot] = .toOne(id)
+        }
+        objectDidChange(o, transientOnly: r.isTransient)
+    }
+
+    func removeLink(from o: ManagedObject, slot: Int, id: ManagedObjectID) throws {
+        let r = o.entity.allRelationships[slot]
+        if r.isToMany {
+            var set = OrderedSet(try o.destinationIDs(slot: slot))
+            guard set.remove(id) != nil else { return }
+            o.relations[slot] = .toMany(set)
+        } else {
+            guard case let .toOne(cur) = o.relations[slot], cur == id else { return }
+            o.relations[slot] = .toOne(nil)
+        }
+        if !o.isDeleted { objectDidChange(o, transientOnly: r.isTransient) }
+    }
+}
+
+/// An object's state as a context sees it: its row and the to-many relationships it has loaded.
+struct ObjectState {
+    var row: RowSnapshot
+    var toMany: [Int: OrderedSet<ManagedObjectID>]
+}
+
+/// Identifies a private queue (for ``ManagedObjectContext/isOnQueue``).
+final class QueueToken: Sendable {}
+
+/// A weak reference to a context.
+struct WeakContext {
+    weak var context: ManagedObjectContext?
+    init(_ context: ManagedObjectContext) { self.context = context }
+}
+
+/// Changes made since the last objectsDidChange.
+struct PendingChanges {
+    var inserted: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
+    var updated: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
+    var deleted: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
+    var refreshed: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
+    var invalidatedAll = false
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// What to fetch: an entity, a filter, an order, limits, and the shape of the results.
+///
+/// ```swift
+/// var request = FetchRequest<Book>(entityName: "Book")
+/// request.predicate = .key("pages") > 300
+/// request.sortDescriptors = [SortDescriptor("title")]
+/// request.fetchLimit = 20
+/// let books = try context.fetch(request)
+/// ```
+public struct FetchRequest<Result: ManagedObject>: Sendable {
+    /// What a fetch returns.
+    public enum ResultType: Sendable, Hashable {
+        case managedObject
+        case managedObjectID
+        case count
+        case dictionary
+    }
+
+    /// The entity fetched; nil means the entity mapped to `Result` (a subclass).
+    public var entityName: String?
+    /// The filter.
+    public var predicate: Predicate?
+    /// The order.
+    public var sortDescriptors: [SortDescriptor]
+    /// At most this many results (0: no limit).
+    public var fetchLimit: Int = 0
+    /// Skip this many results first.
+    public var fetchOffset: Int = 0
+    /// Fire faults in batches of this size (0: the whole result in one batch).
+    public var fetchBatchSize: Int = 0
+    /// Whether unsaved changes of the context (and its parents) count.
+    public var includesPendingChanges = true
+    /// Whether objects of sub-entities are included.
+    public var includesSubentities = true
+    /// Whether objects come back as faults (their rows are cached either way).
+    public var returnsObjectsAsFaults = true
+    /// Relationships to load along with the objects (`"authors"`, `"publisher.books"`).
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    /// For dictionary results: the attributes returned (all attributes when nil).
+    public var propertiesToFetch: [String]?
+    /// The shape of the results, for ``ManagedObjectContext/execute(_:)``.
+    public var resultType: ResultType = .managedObject
+
+    public init(entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = []) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+    }
+
+    func storeRequest(entity: EntityDescription) -> StoreFetchRequest {
+        StoreFetchRequest(
+            entity: entity, includesSubentities: includesSubentities, predicate: predicate,
+            sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset)
+    }
+}
+
+/// The results of ``ManagedObjectContext/execute(_:)``, by result type.
+public enum FetchResult<Result: ManagedObject> {
+    case objects([Result])
+    case objectIDs([ManagedObjectID])
+    case count(Int)
+    case dictionaries([[String: AttributeValue]])
+}

@@ -1,0 +1,215 @@
+import Foundation
+
+/// Evaluates predicates in memory, on managed objects (for pending changes) or on any source of
+/// key-path values (the in-memory store's rows). Its answers match the SQL compiler's.
+///
+/// ```swift
+/// let matches = try PredicateEvaluator.evaluate(.key("pages") > 100, on: book)
+/// ```
+public enum PredicateEvaluator {
+    /// Evaluates a predicate on an object (firing faults along key paths as needed).
+    public static func evaluate(_ predicate: Predicate, on object: ManagedObject) throws -> Bool {
+        try evaluate(predicate, on: ObjectSubject(object: object))
+    }
+
+    static func evaluate(_ predicate: Predicate, on subject: some EvaluationSubject) throws -> Bool {
+        switch predicate {
+        case let .constant(b): return b
+        case let .and(ps):
+            for p in ps where try !evaluate(p, on: subject) { return false }
+            return true
+        case let .or(ps):
+            for p in ps where try evaluate(p, on: subject) { return true }
+            return false
+        case let .not(p): return try !evaluate(p, on: subject)
+        case let .comparison(c): return try compare(c, on: subject)
+        }
+    }
+
+    // MARK: Comparisons
+
+    private static func compare(_ c: Comparison, on subject: some EvaluationSubject) throws -> Bool {
+        let left = try resolve(c.left, on: subject)
+        let right = try resolve(c.right, on: subject)
+        switch c.modifier {
+        case .any:
+            return try left.elements.contains { try test($0, c, right) }
+        case .all:
+            return try left.elements.allSatisfy { try test($0, c, right) }
+        case .direct:
+            if case let .collection(items) = left, c.op != .contains, !isAggregateTarget(c) {
+                // A to-many key path without ANY behaves as ANY, as in Core Data's SQL.
+                return try items.contains { try test($0, c, right) }
+            }
+            return try test(left, c, right)
+        }
+    }
+
+    private static func isAggregateTarget(_ c: Comparison) -> Bool { false }
+
+    private static func test(_ left: EvalValue, _ c: Comparison, _ right: EvalValue) throws -> Bool {
+        switch c.op {
+        case .in:
+            return right.elements.contains { equal(left, $0, c.options) }
+        case .between:
+            let bounds = right.elements
+            guard bounds.count == 2 else { throw CoreStackError.invalidPredicate("BETWEEN needs two values") }
+            return ordered(left, bounds[0], { $0 != .orderedAscending })
+                && ordered(left, bounds[1], { $0 != .orderedDescending })
+        case .contains:
+            if case let .collection(items) = left {
+                return items.contains { equal($0, right, c.options) }
+            }
+            return stringTest(left, right) { StringMatching.contains($0, $1, options: c.options) }
+        case .equal: return equal(left, right, c.options)
+        case .notEqual: return !equal(left, right, c.options)
+        case .lessThan: return ordered(left, right, { $0 == .orderedAscending })
+        case .lessThanOrEqual: return ordered(left, right, { $0 != .orderedDescending })
+        case .greaterThan: return ordered(left, right, { $0 == .orderedDescending })
+        case .greaterThanOrEqual: return ordered(left, right, { $0 != .orderedAscending })
+        case .beginsWith: return stringTest(left, right) { StringMatching.beginsWith($0, $1, options: c.options) }
+        case .endsWith: return stringTest(left, right) { StringMatching.endsWith($0, $1, options: c.options) }
+        case .like: return stringTest(left, right) { StringMatching.like($1, $0, options: c.options) }
+        case .matches: return stringTest(left, right) { StringMatching.matches($1, $0, options: c.options) }
+        }
+    }
+
+    private static func stringTest(_ left: EvalValue, _ right: EvalValue, _ f: (String, String) -> Bool) -> Bool {
+        guard case let .scalar(.string(l)) = left, case let .scalar(.string(r)) = right else { return false }
+        return f(l, r)
+    }
+
+    static func equal(_ a: EvalValue, _ b: EvalValue, _ options: Comparison.Options) -> Bool {
+        switch (a, b) {
+        case let (.object(x), .object(y)): return x == y
+        case let (.object(x), .scalar(.null)), let (.scalar(.null), .object(x)): return x == nil
+        case let (.scalar(.string(x)), .scalar(.string(y))) where !options.isEmpty:
+            return StringMatching.equals(x, y, options: options)
+        case let (.scalar(x), .scalar(y)):
+            if x.isNull || y.isNull { return x.isNull && y.isNull }
+            return x.compare(to: y) == .orderedSame
+        default: return false
+        }
+    }
+
+    private static func ordered(_ a: EvalValue, _ b: EvalValue, _ accept: (ComparisonResult) -> Bool) -> Bool {
+        guard case let .scalar(x) = a, case let .scalar(y) = b, !x.isNull, !y.isNull,
+            let r = x.compare(to: y)
+        else { return false }
+        return accept(r)
+    }
+
+    // MARK: Resolving expressions
+
+    static func resolve(_ e: Expression, on subject: some EvaluationSubject) throws -> EvalValue {
+        switch e {
+        case let .constant(v): return .scalar(v)
+        case let .object(id): return .object(id)
+        case let .list(items): return .collection(try items.map { try resolve($0, on: subject) })
+        case .evaluatedObject: return .object(subject.selfID)
+        case let .variable(name):
+            throw CoreStackError.invalidPredicate("the variable $\(name) has no value (substitute it first)")
+        case let .keyPath(path):
+            return try subject.value(forKeyPath: path.split(separator: ".").map(String.init))
+        }
+    }
+}
+
+/// A value met while evaluating: a scalar, an object reference, or a collection.
+enum EvalValue {
+    case scalar(AttributeValue)
+    case object(ManagedObjectID?)
+    case collection([EvalValue])
+
+    var elements: [EvalValue] {
+        if case let .collection(items) = self { return items }
+        return [self]
+    }
+}
+
+/// Something key paths can be read from.
+protocol EvaluationSubject {
+    var selfID: ManagedObjectID? { get }
+    func value(forKeyPath path: [String]) throws -> EvalValue
+}
+
+/// Reads key paths from a managed object, through its relationships.
+struct ObjectSubject: EvaluationSubject {
+    let object: ManagedObject
+
+    var selfID: ManagedObjectID? { object.objectID }
+
+    func value(forKeyPath path: [String]) throws -> EvalValue {
+        try Self.walk(.object(object.objectID), objects: [object], path[...], context: object.managedObjectContext)
+    }
+
+    private static func walk(
+        _ current: EvalValue, objects: [ManagedObject], _ path: ArraySlice<String>, context: ManagedObjectContext?
+    ) throws -> EvalValue {
+        guard let key = path.first else { return current }
+        let rest = path.dropFirst()
+        if key.hasPrefix("@") {
+            return try aggregate(key, current, rest)
+        }
+        if case .collection = current {
+            var out: [EvalValue] = []
+            for o in objects {
+                let v = try walk(.object(o.objectID), objects: [o], path, context: context)
+                out.append(contentsOf: v.elements)
+            }
+            // Aggregates after a to-many path apply to the flattened collection.
+            return .collection(out)
+        }
+        guard let object = objects.first else { return .scalar(.null) }
+        if let slot = object.entity.attributeSlots[key] {
+            let v = try object.attributeValue(forKey: object.entity.allAttributes[slot].name)
+            guard rest.isEmpty else {
+                if let agg = rest.first, agg.hasPrefix("@") { return try aggregate(agg, .scalar(v), rest.dropFirst()) }
+                throw CoreStackError.invalidPredicate("\(object.entity.name).\(key) is an attribute; the key path cannot go on")
+            }
+            return .scalar(v)
+        }
+        guard let slot = object.entity.relationshipSlots[key] else {
+            throw CoreStackError.unknownKey(entity: object.entity.name, key: key)
+        }
+        let r = object.entity.allRelationships[slot]
+        let ids = try object.destinationIDs(slot: slot)
+        guard let context else { throw CoreStackError.objectNotFound("\(object.objectID) is not in a context") }
+        if !r.isToMany {
+            guard let id = ids.first else {
+                return rest.isEmpty ? .object(nil) : .scalar(.null)
+            }
+            if rest.isEmpty { return .object(id) }
+            let dest = try context.object(with: id)
+            return try walk(.object(id), objects: [dest], rest, context: context)
+        }
+        let dests = try ids.map { try context.object(with: $0) }
+        if rest.isEmpty { return .collection(ids.map { .object($0) }) }
+        return try walk(.collection(ids.map { .object($0) }), objects: dests, rest, context: context)
+    }
+
+    static func aggregate(_ key: String, _ current: EvalValue, _ rest: ArraySlice<String>) throws -> EvalValue {
+        let items = current.elements
+        let numbers = items.compactMap { v -> AttributeValue? in
+            if case let .scalar(s) = v, !s.isNull { return s }
+            return nil
+        }
+        let result: AttributeValue
+        switch key.lowercased() {
+        case "@count": result = .integer(Int64(items.count))
+        case "@sum":
+            if numbers.allSatisfy({ if case .integer = $0 { true } else { false } }) {
+                result = .integer(numbers.reduce(0) { $0 + ($1.integerValue ?? 0) })
+            } else {
+                result = .double(numbers.reduce(0) { $0 + ($1.doubleValue ?? 0) })
+            }
+        case "@avg":
+            result = numbers.isEmpty ? .null : .double(numbers.reduce(0) { $0 + ($1.doubleValue ?? 0) } / Double(numbers.count))
+        case "@min": result = numbers.min { ($0.compare(to: $1) ?? .orderedSame) == .orderedAscending } ?? .null
+        case "@max": result = numbers.max { ($0.compare(to: $1) ?? .orderedSame) == .orderedAscending } ?? .null
+        default: throw CoreStackError.invalidPredicate("unknown aggregate \(key)")
+        }
+        guard rest.isEmpty else { throw CoreStackError.invalidPredicate("the key path cannot go on after \(key)") }
+        return .scalar(result)
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+
+/// A Swift type that maps to an ``AttributeValue``: used by the typed ``Attribute`` wrapper and by
+/// ``ManagedObject/setValue(_:forKey:)``.
+///
+/// ```swift
+/// let v = "Dune".attributeValue        // .string("Dune")
+/// let n = Int(attributeValue: .integer(3)) // 3
+/// ```
+public protocol AttributeValueConvertible {
+    /// The value as an ``AttributeValue``.
+    var attributeValue: AttributeValue { get }
+    /// Reads the value; nil when the stored value is of another kind (or nil).
+    init?(attributeValue: AttributeValue)
+    /// What a non-optional property reads when the stored value is nil (0, "", false, …).
+    static var absentValue: Self { get }
+}
+
+extension String: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .string(self) }
+    public init?(attributeValue v: AttributeValue) { guard let s = v.stringValue else { return nil }; self = s }
+    public static var absentValue: String { "" }
+}
+
+extension Int: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    public init?(attributeValue v: AttributeValue) { guard let i = v.integerValue else { return nil }; self = Int(i) }
+    public static var absentValue: Int { 0 }
+}
+
+extension Int16: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    public init?(attributeValue v: AttributeValue) {
+        guard let i = v.integerValue, let x = Int16(exactly: i) else { return nil }
+        self = x
+    }
+    public static var absentValue: Int16 { 0 }
+}
+
+extension Int32: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    public init?(attributeValue v: AttributeValue) {
+        guard let i = v.integerValue, let x = Int32(exactly: i) else { return nil }
+        self = x
+    }
+    public static var absentValue: Int32 { 0 }
+}
+
+extension Int64: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .integer(self) }
+    public init?(attributeValue v: AttributeValue) { guard let i = v.integerValue else { return nil }; self = i }
+    public static var absentValue: Int64 { 0 }
+}
+
+extension Double: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .double(self) }
+    public init?(attributeValue v: AttributeValue) {
+        if case .date = v { return nil }
+        guard let d = v.doubleValue else { return nil }
+        self = d
+    }
+    public static var absentValue: Double { 0 }
+}
+
+extension Float: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .double(Double(self)) }
+    public init?(attributeValue v: AttributeValue) {
+        if case .date = v { return nil }
+        guard let d = v.doubleValue else { return nil }
+        self = Float(d)
+    }
+    public static var absentValue: Float { 0 }
+}
+
+extension Bool: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .bool(self) }
+    public init?(attributeValue v: AttributeValue) { guard let b = v.boolValue else { return nil }; self = b }
+    public static var absentValue: Bool { false }
+}
+
+extension Date: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .date(self) }
+    public init?(attributeValue v: AttributeValue) { guard let d = v.dateValue else { return nil }; self = d }
+    public static var absentValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
+}
+
+extension Data: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .data(self) }
+    public init?(attributeValue v: AttributeValue) { guard let d = v.dataValue else { return nil }; self = d }
+    public static var absentValue: Data { Data() }
+}
+
+extension UUID: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .uuid(self) }
+    public init?(attributeValue v: AttributeValue) { guard let u = v.uuidValue else { return nil }; self = u }
+    public static var absentValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+}
+
+extension URL: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .url(self) }
+    public init?(attributeValue v: AttributeValue) { guard let u = v.urlValue else { return nil }; self = u }
+    public static var absentValue: URL { URL(fileURLWithPath: "/") }
+}
+
+extension Decimal: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { .decimal(self) }
+    public init?(attributeValue v: AttributeValue) { guard let d = v.decimalValue else { return nil }; self = d }
+    public static var absentValue: Decimal { 0 }
+}
+
+extension AttributeValue: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { self }
+    public init?(attributeValue v: AttributeValue) { self = v }
+    public static var absentValue: AttributeValue { .null }
+}
+
+extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConvertible {
+    public var attributeValue: AttributeValue { self?.attributeValue ?? .null }
+    public init?(attributeValue v: AttributeValue) {
+        if v.isNull { self = .none; return }
+        guard let w = Wrapped(attributeValue: v) else { return nil }
+        self = .some(w)
+    }
+    public static var absentValue: Wrapped? { nil }
+}
+
+extension AttributeValue {
+    /// Converts a Swift value (String, Int…, Double, Float, Bool, Date, Data, UUID, URL, Decimal,
+    /// AttributeValue, nil) to an attribute value; nil for anything else.
+    public init?(any value: Any?) {
+        guard let value else { self = .null; return }
+        if let c = value as? any AttributeValueConvertible { self = c.attributeValue; return }
+        switch value {
+        case let i as Int8: self = .integer(Int64(i))
+        case let i as UInt8: self = .integer(Int64(i))
+        case let i as UInt16: self = .integer(Int64(i))
+        case let i as UInt32: self = .integer(Int64(i))
+        case let n as NSNumber: self = .double(n.doubleValue)
+        default: return nil
+        }
+    }
+
+    /// The plain Swift value: String, Int64, Double, Bool, Date, Data, UUID, URL, Decimal, or nil.
+    public var anyValue: Any? {
+        switch self {
+        case .null: nil
+        case let .integer(i): i
+        case let .double(d): d
+        case let .string(s): s
+        case let .bool(b): b
+        case let .date(d): d
+        case let .data(d): d
+        case let .uuid(u): u
+        case let .decimal(d): d
+        case let .url(u): u
+        }
+    }
+}

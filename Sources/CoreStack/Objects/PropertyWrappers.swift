@@ -1,0 +1,168 @@
+import Foundation
+
+/// A typed attribute of a ``ManagedObject`` subclass.
+///
+/// The wrapper reads and writes the object's slot for the attribute named `key`. A non-optional
+/// property reads a nil value as its type's ``AttributeValueConvertible/absentValue`` (0, "", false).
+/// A value the model refuses is not written and is reported through ``ManagedObject/lastAccessorError``.
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @Attribute("title") var title: String?
+///     @Attribute("pages") var pages: Int
+/// }
+/// ```
+@propertyWrapper
+public struct Attribute<Value: AttributeValueConvertible> {
+    public let key: String
+
+    public init(_ key: String) { self.key = key }
+
+    @available(*, unavailable, message: "@Attribute is only available on ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { preconditionFailure("unreachable") }
+        set { preconditionFailure("unreachable") }  // swiftlint:disable:this unused_setter_value
+    }
+
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            let key = object[keyPath: storageKeyPath].key
+            do {
+                let v = try object.attributeValue(forKey: key)
+                return Value(attributeValue: v) ?? Value.absentValue
+            } catch {
+                object.lastAccessorError = error
+                return Value.absentValue
+            }
+        }
+        set {
+            let key = object[keyPath: storageKeyPath].key
+            do { try object.setAttributeValue(newValue.attributeValue, forKey: key) } catch {
+                object.lastAccessorError = error
+            }
+        }
+    }
+}
+
+/// A typed to-one relationship of a ``ManagedObject`` subclass; the inverse is kept in step.
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @ToOne("publisher") var publisher: Publisher?
+/// }
+/// ```
+@propertyWrapper
+public struct ToOne<Destination: ManagedObject> {
+    public let key: String
+
+    public init(_ key: String) { self.key = key }
+
+    @available(*, unavailable, message: "@ToOne is only available on ManagedObject subclasses")
+    public var wrappedValue: Destination? {
+        get { preconditionFailure("unreachable") }
+        set { preconditionFailure("unreachable") }
+    }
+
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Destination?>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Destination? {
+        get {
+            do { return try object.object(forKey: object[keyPath: storageKeyPath].key) as? Destination } catch {
+                object.lastAccessorError = error
+                return nil
+            }
+        }
+        set {
+            do { try object.setObject(newValue, forKey: object[keyPath: storageKeyPath].key) } catch {
+                object.lastAccessorError = error
+            }
+        }
+    }
+}
+
+/// A typed unordered to-many relationship of a ``ManagedObject`` subclass, as a `Set`.
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @ToMany("authors") var authors: Set<Author>
+/// }
+/// book.authors.insert(author) // adds, and adds the book to author.books
+/// ```
+@propertyWrapper
+public struct ToMany<Destination: ManagedObject> {
+    public let key: String
+
+    public init(_ key: String) { self.key = key }
+
+    @available(*, unavailable, message: "@ToMany is only available on ManagedObject subclasses")
+    public var wrappedValue: Set<Destination> {
+        get { preconditionFailure("unreachable") }
+        set { preconditionFailure("unreachable") }
+    }
+
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Set<Destination>>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Set<Destination> {
+        get {
+            do { return Set(try object.objects(forKey: object[keyPath: storageKeyPath].key).compactMap { $0 as? Destination }) } catch {
+                object.lastAccessorError = error
+                return []
+            }
+        }
+        set {
+            do { try object.setObjects(Array(newValue), forKey: object[keyPath: storageKeyPath].key) } catch {
+                object.lastAccessorError = error
+            }
+        }
+    }
+}
+
+/// A typed ordered to-many relationship of a ``ManagedObject`` subclass, as an array.
+///
+/// Assigning an array sets the order; for index-based changes use the ordered mutators of
+/// ``ManagedObject`` (`insert(_:at:inKey:)`, `moveObject(from:to:inKey:)`, …).
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @OrderedToMany("chapters") var chapters: [Chapter]
+/// }
+/// book.chapters.append(chapter)
+/// ```
+@propertyWrapper
+public struct OrderedToMany<Destination: ManagedObject> {
+    public let key: String
+
+    public init(_ key: String) { self.key = key }
+
+    @available(*, unavailable, message: "@OrderedToMany is only available on ManagedObject subclasses")
+    public var wrappedValue: [Destination] {
+        get { preconditionFailure("unreachable") }
+        set { preconditionFailure("unreachable") }
+    }
+
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, [Destination]>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> [Destination] {
+        get {
+            do { return try object.objects(forKey: object[keyPath: storageKeyPath].key).compactMap { $0 as? Destination } } catch {
+                object.lastAccessorError = error
+                return []
+            }
+        }
+        set {
+            do { try object.setObjects(newValue, forKey: object[keyPath: storageKeyPath].key) } catch {
+                object.lastAccessorError = error
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// Connects contexts to a store and keeps the row cache they share.
+///
+/// The row cache holds, per object ID, the committed values and row version last read from or
+/// written to the store; faults fire from it before going to the store. One store per coordinator.
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+/// try coordinator.addPersistentStore(SQLiteStore(url: url, model: model))
+/// let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+/// ```
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    /// The model of every store and context of this coordinator.
+    public let managedObjectModel: ManagedObjectModel
+
+    private let lock = NSRecursiveLock()
+    private var store: (any PersistentStore)?
+    private var rowCache: [ManagedObjectID: RowSnapshot] = [:]
+    private var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    private var rootContexts: [WeakContext] = []
+    /// Serialises saves, so each one is one transaction in order.
+    private let saveLock = NSLock()
+
+    public init(managedObjectModel: ManagedObjectModel) {
+        self.managedObjectModel = managedObjectModel
+    }
+
+    /// Adds the store. Its model must be this coordinator's.
+    public func addPersistentStore(_ store: any PersistentStore) throws {
+        guard store.model === managedObjectModel || store.model.entityVersionHashes == managedObjectModel.entityVersionHashes else {
+            throw CoreStackError.modelMismatch(
+                path: store.url?.path ?? "in-memory store", differences: ["the store was opened with another model"])
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard self.store == nil else {
+            throw CoreStackError.noStore("this coordinator already has a store (one store per coordinator)")
+        }
+        self.store = store
+    }
+
+    /// Removes the store and empties the row cache.
+    public func removePersistentStore() {
+        lock.lock()
+        defer { lock.unlock() }
+        store = nil
+        rowCache.removeAll()
+        permanentIDs.removeAll()
+    }
+
+    /// The store.
+    public var persistentStore: (any PersistentStore)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return store
+    }
+
+    func requireStore() throws -> any PersistentStore {
+        guard let s = persistentStore else { throw CoreStackError.noStore("the coordinator has no store") }
+        return s
+    }
+
+    /// The ID a URI names (`x-coredata://<store>/<Entity>/p<pk>`), or nil when it is not one of this
+    /// store's IDs.
+    ///
+    /// ```swift
+    /// let id = coordinator.managedObjectID(forURIRepresentation: uri)
+    /// ```
+    public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
+        guard let store = persistentStore,
+            let parsed = ManagedObjectID.parse(uri: uri, model: managedObjectModel),
+            parsed.storeIdentifier == store.identifier, !parsed.entity.isAbstract
+        else { return nil }
+        return ManagedObjectID(entity: parsed.entity, storeIdentifier: parsed.storeIdentifier, primaryKey: parsed.primaryKey)
+    }
+
+    // MARK: Contexts
+
+    func register(context: ManagedObjectContext) {
+        lock.lock()
+        defer { lock.unlock() }
+        rootContexts.removeAll { $0.context == nil }
+        rootContexts.append(WeakContext(context))
+    }
+
+    var contexts: [ManagedObjectContext] {
+        lock.lock()
+        defer { lock.unlock() }
+        return rootContexts.compactMap(\.context)
+    }
+
+    // MARK: IDs
+
+    /// The permanent ID a temporary one became, or the ID itself.
+    func canonicalID(_ id: ManagedObjectID) -> ManagedObjectID {
+        guard id.isTemporaryID else { return id }
+        lock.lock()
+        defer { lock.unlock() }
+        return permanentIDs[id] ?? id
+    }
+
+    /// Assigns permanent IDs to temporary ones (reserving primary keys in the store).
+    func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+        let store = try requireStore()
+        var out: [ManagedObjectID: ManagedObjectID] = [:]
+        var todo: [ObjectIdentifier: (EntityDescription, [ManagedObjectID])] = [:]
+        lock.lock()
+        for id in ids where id.isTemporaryID {
+            if let p = permanentIDs[id] { out[id] = p; continue }
+            todo[ObjectIdentifier(id.entity), default: (id.entity, [])].1.append(id)
+        }
+        lock.unlock()
+        for (_, (entity, temps)) in todo {
+            let keys = try store.newPrimaryKeys(for: entity, count: temps.count)
+            guard keys.count == temps.count else {
+                throw CoreStackError.noStore("the store returned \(keys.count) keys for \(temps.count) objects")
+            }
+            for (t, k) in zip(temps, keys) {
+                out[t] = ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: k)
+            }
+        }
+        lock.lock()
+        for (t, p) in out { permanentIDs[t] = p }
+        lock.unlock()
+        return out
+    }
+
+    // MARK: Reading
+
+    func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
+        let rows = try requireStore().fetch(request)
+        lock.lock()
+        for r in rows { rowCache[r.objectID] = r.snapshot }
+        lock.unlock()
+        return rows
+    }
+
+    func count(_ request: StoreFetchRequest) throws -> Int {
+        try requireStore().count(request)
+    }
+
+    /// Snapshots from the row cache, reading the missing ones from the store in one go.
+    func snapshots(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: RowSnapshot] {
+        var out: [ManagedObjectID: RowSnapshot] = [:]
+        var missing: [ManagedObjectID] = []
+        lock.lock()
+        for id in ids {
+            let c = permanentIDs[id] ?? id
+            if let s = rowCache[c] { out[id] = s } else if !c.isTemporaryID { missing.append(c) }
+        }
+        lock.unlock()
+        if missing.isEmpty { return out }
+        let rows = try requireStore().rows(for: missing)
+        lock.lock()
+        for r in rows { rowCache[r.objectID] = r.snapshot; out[r.objectID] = r.snapshot }
+        lock.unlock()
+        return out
+    }
+
+    /// Reads rows again from the store, bypassing (and refreshing) the cache.
+    func refreshSnapshots(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: RowSnapshot] {
+        let rows = try requireStore().rows(for: ids.filter { !$0.isTemporaryID })
+        var out: [ManagedObjectID: RowSnapshot] = [:]
+        lock.lock()
+        for id in ids { rowCache[id] = nil }
+        for r in rows { rowCache[r.objectID] = r.snapshot; out[r.objectID] = r.snapshot }
+        lock.unlock()
+        return out
+    }
+
+    func relatedObjectIDs(for ids: [ManagedObjectID], slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        try requireStore().relatedObjectIDs(for: ids.filter { !$0.isTemporaryID }, relationshipSlot: slot)
+    }
+
+    /// How many rows the cache holds (for tests and tools).
+    public var rowCacheCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return rowCache.count
+    }
+
+    // MARK: Writing
+
+    /// Writes a save and updates the row cache with the new rows.
+    func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
+        let store = try requireStore()
+        saveLock.lock()
+        defer { saveLock.unlock() }
+        let versions = try store.save(request)
+        lock.lock()
+        for change in request.inserted + request.updated {
+            rowCache[change.objectID] = RowSnapshot(
+                values: change.values, toOne: change.toOne,
+                version: versions[change.objectID] ?? change.expectedVersion + 1)
+        }
+        for d in request.deleted { rowCache[d.objectID] = nil }
+        lock.unlock()
+        return versions
+    }
+
+    /// Forgets every cached row (after the store changed behind the coordinator's back).
+    public func invalidateRowCache() {
+        lock.lock()
+        rowCache.removeAll()
+        lock.unlock()
+    }
+}
