@@ -80,22 +80,30 @@ final class XcodeModelXMLParser: NSObject, XMLParserDelegate {
         parser.shouldResolveExternalEntities = false
         let ok = parser.parse()
         if let failure { throw failure }
-        guard ok else {
-            let line = parser.lineNumber
-            let detail = parser.parserError.map { Self.describe($0) } ?? "unknown parser error"
-            throw CoreStackError.modelFile(path: path, reason: "malformed XML at line \(line): \(detail)")
+        // libxml2 recovers from some errors (parse() still returns true): any reported error fails.
+        guard ok, parser.parserError == nil else {
+            throw malformed(parser.parserError, line: parser.lineNumber)
         }
         guard sawModel else {
-            throw CoreStackError.modelFile(path: path, reason: "no <model> element")
+            let blank = data.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+            throw CoreStackError.modelFile(path: path, reason: blank ? "the file is empty" : "no <model> element")
         }
         return document
     }
 
-    private static func describe(_ error: Error) -> String {
-        let ns = error as NSError
-        if let reason = ns.userInfo[NSLocalizedDescriptionKey] as? String, !reason.isEmpty { return reason }
-        return "XMLParser error \(ns.code)"
+    private func malformed(_ error: Error?, line: Int) -> CoreStackError {
+        let code = error.map { ($0 as NSError).code }
+        let detail = code.map { c in Self.libxmlMessages[c].map { "\($0) (XML error \(c))" } ?? "XML error \(c)" }
+        return .modelFile(path: path, reason: "malformed XML at line \(line): \(detail ?? "parse error")")
     }
+
+    /// Messages for the commonest libxml2 error codes (`NSXMLParserErrorCode` uses the same numbers).
+    private static let libxmlMessages: [Int: String] = [
+        4: "the document is empty", 5: "extra content at the end of the document",
+        9: "invalid character", 26: "undeclared entity", 41: "attribute without value",
+        68: "a name is required", 73: "\">\" expected", 76: "closing tag does not match the opening tag",
+        77: "element not closed at the end of the document",
+    ]
 
     private func fail(_ error: CoreStackError, _ parser: XMLParser) {
         guard failure == nil else { return }
@@ -104,6 +112,10 @@ final class XcodeModelXMLParser: NSObject, XMLParserDelegate {
     }
 
     // MARK: - XMLParserDelegate
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        fail(malformed(parseError, line: parser.lineNumber), parser)
+    }
 
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
