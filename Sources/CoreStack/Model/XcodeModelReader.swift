@@ -23,7 +23,8 @@ import Foundation
 /// number of malformed XML), ``CoreStackError/invalidModel(entity:property:reason:)`` for a model
 /// that is wrong.
 public enum XcodeModelReader {
-    /// Serializes XML parsing: swift-corelibs-foundation's `XMLParser` keeps per-thread libxml2 state.
+    /// Serializes XML parsing, as a precaution against libxml2 state shared behind
+    /// swift-corelibs-foundation's `XMLParser` (model files are small, so this costs little).
     private static let parseLock = NSLock()
 
     /// Reads every version of a `.xcdatamodeld` bundle and finds the current one.
