@@ -2,6 +2,9 @@ import Foundation
 
 /// A predicate as a typed tree: the one representation that compiles to SQL and evaluates in memory.
 ///
+/// Foundation also declares a `Predicate` (the `#Predicate` macro's type). Where a file imports both,
+/// write `CoreStack.Predicate`, or add `typealias Predicate = CoreStack.Predicate` to the module.
+///
 /// Write it with the operators on ``Expression``:
 ///
 /// ```swift
@@ -25,6 +28,9 @@ public indirect enum Predicate: Sendable, Hashable {
     public static let alwaysTrue = Predicate.constant(true)
     /// `FALSEPREDICATE`.
     public static let alwaysFalse = Predicate.constant(false)
+
+    /// A key path, to start a comparison: `.key("title").beginsWith("Du")`.
+    public static func key(_ path: String) -> Expression { .keyPath(path) }
 
     public static func && (lhs: Predicate, rhs: Predicate) -> Predicate {
         switch (lhs, rhs) {
@@ -156,6 +162,14 @@ public indirect enum Expression: Sendable, Hashable {
     }
     public static func >= (lhs: Expression, rhs: AttributeValue) -> Predicate {
         .comparison(Comparison(lhs, .greaterThanOrEqual, .constant(rhs)))
+    }
+    /// `key == nil`.
+    public static func == (lhs: Expression, rhs: _OptionalNilComparisonType) -> Predicate {
+        .comparison(Comparison(lhs, .equal, .constant(.null)))
+    }
+    /// `key != nil`.
+    public static func != (lhs: Expression, rhs: _OptionalNilComparisonType) -> Predicate {
+        .comparison(Comparison(lhs, .notEqual, .constant(.null)))
     }
     /// `key == object` for a to-one relationship.
     public static func == (lhs: Expression, rhs: ManagedObjectID) -> Predicate {

@@ -117,13 +117,12 @@ extension AttributeValue: CustomStringConvertible {
 }
 
 extension AttributeValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
 {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(nilLiteral: ()) { self = .null }
 }
 
 extension AttributeValue {
