@@ -80,7 +80,16 @@ public final class ObservationToken: @unchecked Sendable {
         self.context = context
     }
 
-    deinit { context?.observers.remove(id) }
+    deinit {
+        // Observers belong to the context's queue; a token may die on any thread.
+        guard let context else { return }
+        let id = self.id
+        if context.isOnQueue {
+            context.observers.remove(id)
+        } else {
+            context.queue.async { context.observers.remove(id) }
+        }
+    }
 }
 
 /// The typed observers of one context.
