@@ -42,6 +42,8 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     case sqlite(path: String, message: String)
     /// A predicate that cannot be used: an unknown key, a type mismatch, a bad operator for the type.
     case invalidPredicate(String)
+    /// A predicate format string that does not parse: what was expected and the column (1-based).
+    case predicateSyntax(message: String, column: Int, format: String)
     /// A fetch request that cannot be executed.
     case invalidFetchRequest(String)
     /// The store is read-only.
@@ -85,6 +87,8 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
             return "SQLite error on \(path): \(message)"
         case let .invalidPredicate(message):
             return "invalid predicate: \(message)"
+        case let .predicateSyntax(message, column, format):
+            return "cannot parse predicate \"\(format)\": \(message) at column \(column)"
         case let .invalidFetchRequest(message):
             return "invalid fetch request: \(message)"
         case let .readOnlyStore(path):

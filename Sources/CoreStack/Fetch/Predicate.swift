@@ -129,16 +129,25 @@ public indirect enum Expression: Sendable, Hashable {
     case list([Expression])
     /// `SELF`: the evaluated object.
     case evaluatedObject
-    /// `$NAME`, replaced by `Predicate.substituting(_:)` before use.
+    /// `$NAME`: a substitution variable (replaced by ``Predicate/withSubstitutionVariables(_:)``),
+    /// or inside a `SUBQUERY` the element being tested.
     case variable(String)
+    /// `SUBQUERY(collection, $x, predicate)`: the destinations of a to-many key path that match
+    /// a predicate, in which `$x` (and key paths `$x.name`) stand for each destination.
+    case subquery(collection: String, variable: String, predicate: Predicate)
+    /// An aggregate (`@count`, `@sum`, `@avg`, `@min`, `@max`) of a collection expression:
+    /// `SUBQUERY(…).@count`. Aggregates of key paths stay in the key path (`books.@count`).
+    case aggregate(String, of: Expression)
 
     /// A key path.
     public static func key(_ path: String) -> Expression { .keyPath(path) }
 
     var keyPaths: Set<String> {
         switch self {
-        case let .keyPath(k): [k]
+        case let .keyPath(k): k.hasPrefix("$") ? [] : [k]
         case let .list(items): items.reduce(into: []) { $0.formUnion($1.keyPaths) }
+        case let .subquery(collection, _, _): [collection]
+        case let .aggregate(_, e): e.keyPaths
         default: []
         }
     }

@@ -12,25 +12,25 @@ public enum PredicateEvaluator {
         try evaluate(predicate, on: ObjectSubject(object: object))
     }
 
-    static func evaluate(_ predicate: Predicate, on subject: some EvaluationSubject) throws -> Bool {
+    static func evaluate<S: EvaluationSubject>(_ predicate: Predicate, on subject: S, bindings: [String: ManagedObjectID] = [:]) throws -> Bool {
         switch predicate {
         case let .constant(b): return b
         case let .and(ps):
-            for p in ps where try !evaluate(p, on: subject) { return false }
+            for p in ps where try !evaluate(p, on: subject, bindings: bindings) { return false }
             return true
         case let .or(ps):
-            for p in ps where try evaluate(p, on: subject) { return true }
+            for p in ps where try evaluate(p, on: subject, bindings: bindings) { return true }
             return false
-        case let .not(p): return try !evaluate(p, on: subject)
-        case let .comparison(c): return try compare(c, on: subject)
+        case let .not(p): return try !evaluate(p, on: subject, bindings: bindings)
+        case let .comparison(c): return try compare(c, on: subject, bindings: bindings)
         }
     }
 
     // MARK: Comparisons
 
-    private static func compare(_ c: Comparison, on subject: some EvaluationSubject) throws -> Bool {
-        let left = try resolve(c.left, on: subject)
-        let right = try resolve(c.right, on: subject)
+    private static func compare<S: EvaluationSubject>(_ c: Comparison, on subject: S, bindings: [String: ManagedObjectID]) throws -> Bool {
+        let left = try resolve(c.left, on: subject, bindings: bindings)
+        let right = try resolve(c.right, on: subject, bindings: bindings)
         switch c.modifier {
         case .any:
             return try left.elements.contains { try test($0, c, right) }
@@ -101,16 +101,40 @@ public enum PredicateEvaluator {
 
     // MARK: Resolving expressions
 
-    static func resolve(_ e: Expression, on subject: some EvaluationSubject) throws -> EvalValue {
+    static func resolve<S: EvaluationSubject>(_ e: Expression, on subject: S, bindings: [String: ManagedObjectID] = [:]) throws -> EvalValue {
         switch e {
         case let .constant(v): return .scalar(v)
         case let .object(id): return .object(id)
-        case let .list(items): return .collection(try items.map { try resolve($0, on: subject) })
+        case let .list(items): return .collection(try items.map { try resolve($0, on: subject, bindings: bindings) })
         case .evaluatedObject: return .object(subject.selfID)
         case let .variable(name):
-            throw CoreStackError.invalidPredicate("the variable $\(name) has no value (substitute it first)")
+            guard let id = bindings[name] else {
+                throw CoreStackError.invalidPredicate("the variable $\(name) has no value (substitute it first)")
+            }
+            return .object(id)
         case let .keyPath(path):
-            return try subject.value(forKeyPath: path.split(separator: ".").map(String.init))
+            var parts = path.split(separator: ".").map(String.init)
+            if let first = parts.first, first.hasPrefix("$") {
+                let name = String(first.dropFirst())
+                guard let id = bindings[name] else {
+                    throw CoreStackError.invalidPredicate("the variable $\(name) has no value (substitute it first)")
+                }
+                parts.removeFirst()
+                return try subject.subject(for: id).value(forKeyPath: parts)
+            }
+            return try subject.value(forKeyPath: parts)
+        case let .subquery(collection, variable, predicate):
+            let members = try resolve(.keyPath(collection), on: subject, bindings: bindings)
+            var kept: [EvalValue] = []
+            for member in members.elements {
+                guard case let .object(id?) = member else { continue }
+                var inner = bindings
+                inner[variable] = id
+                if try evaluate(predicate, on: subject.subject(for: id), bindings: inner) { kept.append(member) }
+            }
+            return .collection(kept)
+        case let .aggregate(function, of: inner):
+            return try ObjectSubject.aggregate(function, try resolve(inner, on: subject, bindings: bindings), [])
         }
     }
 }
@@ -131,6 +155,8 @@ enum EvalValue {
 protocol EvaluationSubject {
     var selfID: ManagedObjectID? { get }
     func value(forKeyPath path: [String]) throws -> EvalValue
+    /// The same kind of subject for another object (for `$x` in subqueries).
+    func subject(for id: ManagedObjectID) throws -> Self
 }
 
 /// Reads key paths from a managed object, through its relationships.
@@ -138,6 +164,13 @@ struct ObjectSubject: EvaluationSubject {
     let object: ManagedObject
 
     var selfID: ManagedObjectID? { object.objectID }
+
+    func subject(for id: ManagedObjectID) throws -> ObjectSubject {
+        guard let context = object.managedObjectContext else {
+            throw CoreStackError.objectNotFound("\(object.objectID) is not in a context")
+        }
+        return ObjectSubject(object: try context.object(with: id))
+    }
 
     func value(forKeyPath path: [String]) throws -> EvalValue {
         try Self.walk(.object(object.objectID), objects: [object], path[...], context: object.managedObjectContext)
@@ -152,13 +185,15 @@ struct ObjectSubject: EvaluationSubject {
             return try aggregate(key, current, rest)
         }
         if case .collection = current {
+            // Walk each member up to an aggregate, flatten, then aggregate the whole.
+            let cut = path.firstIndex { $0.hasPrefix("@") } ?? path.endIndex
             var out: [EvalValue] = []
             for o in objects {
-                let v = try walk(.object(o.objectID), objects: [o], path, context: context)
+                let v = try walk(.object(o.objectID), objects: [o], path[..<cut], context: context)
                 out.append(contentsOf: v.elements)
             }
-            // Aggregates after a to-many path apply to the flattened collection.
-            return .collection(out)
+            guard cut < path.endIndex else { return .collection(out) }
+            return try aggregate(path[cut], .collection(out), path[(cut + 1)...])
         }
         guard let object = objects.first else { return .scalar(.null) }
         if let slot = object.entity.attributeSlots[key] {

@@ -179,6 +179,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
 
         var selfID: ManagedObjectID? { id }
 
+        func subject(for other: ManagedObjectID) throws -> RowSubject { RowSubject(store: store, id: other) }
+
         func value(forKeyPath path: [String]) throws -> EvalValue {
             try walk([id], isCollection: false, path[...])
         }
@@ -192,12 +194,12 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                 return try ObjectSubject.aggregate(key, current, path.dropFirst())
             }
             if isCollection {
+                // Walk each member up to an aggregate, flatten, then aggregate the whole.
+                let cut = path.firstIndex { $0.hasPrefix("@") } ?? path.endIndex
                 var out: [EvalValue] = []
-                for i in ids { out.append(contentsOf: try walk([i], isCollection: false, path).elements) }
-                if let next = path.dropFirst().first(where: { $0.hasPrefix("@") }) {
-                    _ = next
-                }
-                return .collection(out)
+                for i in ids { out.append(contentsOf: try walk([i], isCollection: false, path[..<cut]).elements) }
+                guard cut < path.endIndex else { return .collection(out) }
+                return try ObjectSubject.aggregate(path[cut], .collection(out), path[(cut + 1)...])
             }
             guard let current = ids.first else { return .scalar(.null) }
             let entity = current.entity
