@@ -111,7 +111,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             todo[ObjectIdentifier(id.entity), default: (id.entity, [])].1.append(id)
         }
         lock.unlock()
-        for (_, (entity, temps)) in todo {
+        // Entities in number order, so keys shared by an inheritance tree come out the same every run.
+        for (entity, temps) in todo.values.sorted(by: { $0.0.entityNumber < $1.0.entityNumber }) {
             let keys = try store.newPrimaryKeys(for: entity, count: temps.count)
             guard keys.count == temps.count else {
                 throw CoreStackError.noStore("the store returned \(keys.count) keys for \(temps.count) objects")
