@@ -68,3 +68,43 @@ public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
         return store
     }
 }
+
+/// The store files stackscope uses.
+public enum StoreFiles {
+    /// SQLite files in Core Data's layout (``SQLiteStore``).
+    public static let standard: any StoreFileAccess = SQLiteStoreFiles()
+}
+
+/// Store files backed by ``SQLiteStore``: created read-write, opened read-only so that inspecting
+/// a store never changes it.
+public struct SQLiteStoreFiles: StoreFileAccess {
+    public init() {}
+
+    public func createStore(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw StackScopeError.fileExists(path: url.path) }
+        return try SQLiteStore(url: url, model: model)
+    }
+
+    public func openReadOnly(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
+        try checkFile(url)
+        return try SQLiteStore(url: url, model: model, readOnly: true)
+    }
+
+    public func openReadOnly(at url: URL, bundle: ManagedObjectModelBundle) throws -> any PersistentStore {
+        try checkFile(url)
+        return try SQLiteStore.open(url: url, bundle: bundle, readOnly: true)
+    }
+
+    public func metadata(at url: URL) throws -> StoreMetadata {
+        try checkFile(url)
+        return try SQLiteStore.metadata(at: url)
+    }
+
+    private func checkFile(_ url: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw StackScopeError.storeNotFound(path: url.path)
+        }
+        guard !isDirectory.boolValue else { throw StackScopeError.notAFile(path: url.path) }
+    }
+}

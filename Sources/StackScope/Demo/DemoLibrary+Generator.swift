@@ -144,6 +144,15 @@ extension DemoLibrary {
             book.chapters = chapters.sorted { $0.number < $1.number }
             if let e = book.lastAccessorError { throw e }
         }
+        // Permanent IDs one entity at a time, in insertion order: the coordinator hands out keys to
+        // several entities of one tree (Book, GraphicNovel) in no fixed order when asked for all at once.
+        var groups: [String: [ManagedObject]] = [:]
+        var groupOrder: [String] = []
+        for o in context.inserted {
+            if groups[o.entity.name] == nil { groupOrder.append(o.entity.name) }
+            groups[o.entity.name, default: []].append(o)
+        }
+        for name in groupOrder { try context.obtainPermanentIDs(for: groups[name] ?? []) }
         try context.save()
         return DemoSummary(counts: counts)
     }
