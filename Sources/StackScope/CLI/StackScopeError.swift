@@ -57,6 +57,9 @@ public enum StackScopeErrorMessage {
         let text: String
         switch error {
         case let e as StackScopeError: text = e.description
+        case let CoreStackError.modelMismatch(path, differences) where differences.count > 3:
+            let shown = Array(differences.prefix(3)) + ["and \(differences.count - 3) more differences"]
+            text = CoreStackError.modelMismatch(path: path, differences: shown).description
         case let e as CoreStackError: text = e.description
         case let e as CocoaError:
             text = e.localizedDescription
