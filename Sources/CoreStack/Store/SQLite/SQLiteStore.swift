@@ -276,6 +276,17 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var config = Configuration()
         config.readonly = true
         config.label = "CoreStack.SQLiteStore.inspect"
+        // A read-only connection to a WAL-mode file creates empty -wal and -shm files; remove the
+        // ones this inspection created so a refused file is left exactly as it was found.
+        let fm = FileManager.default
+        let wal = path + "-wal", shm = path + "-shm"
+        let hadWAL = fm.fileExists(atPath: wal), hadSHM = fm.fileExists(atPath: shm)
+        defer {
+            if !hadWAL, let size = (try? fm.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue == 0 {
+                try? fm.removeItem(atPath: wal)
+            }
+            if !hadSHM, !fm.fileExists(atPath: wal) { try? fm.removeItem(atPath: shm) }
+        }
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             defer { try? queue.close() }
