@@ -185,11 +185,18 @@ struct ErrorTests {
         }
     }
 
-    @Test("demo create refuses to overwrite a file")
+    @Test("demo create replaces a demo store but refuses to overwrite any other file")
     func overwrite() throws {
-        let (url, _) = try TestSupport.demoStore(size: 20)
-        let before = try TestSupport.checksum(url)
-        #expect(throws: StackScopeError.fileExists(path: url.path)) { try DemoLibrary.create(at: url, size: 20) }
-        #expect(try TestSupport.checksum(url) == before)
+        let (url, first) = try TestSupport.demoStore(size: 20)
+        let oldUUID = try SQLiteStore.metadata(at: url).storeUUID
+        let second = try DemoLibrary.create(at: url, size: 40)
+        #expect(second.total > first.total)
+        #expect(try SQLiteStore.metadata(at: url).storeUUID != oldUUID)
+        #expect(try InfoCommand.info(storePath: url.path).entities.first { $0.name == "Chapter" }?.count == second.counts["Chapter"])
+
+        let other = url.deletingLastPathComponent().appendingPathComponent("notes.txt")
+        try Data("keep me".utf8).write(to: other)
+        #expect(throws: StackScopeError.fileExists(path: other.path)) { try DemoLibrary.create(at: other, size: 20) }
+        #expect(try Data(contentsOf: other) == Data("keep me".utf8))
     }
 }

@@ -12,7 +12,7 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case modelRequired(path: String)
     /// The `--model` path is neither a `.xcdatamodeld` nor a `.xcdatamodel`.
     case unsupportedModelPath(path: String)
-    /// The file to create already exists.
+    /// The file to create already exists (and is not a demo store that may be replaced).
     case fileExists(path: String)
     /// The entity named on the command line is not in the model.
     case unknownEntity(name: String, available: [String])
@@ -32,7 +32,7 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
         case let .unsupportedModelPath(path):
             return "\(path) is not a model: expected a .xcdatamodeld or .xcdatamodel path"
         case let .fileExists(path):
-            return "\(path) already exists; choose another path or remove it first"
+            return "\(path) already exists and is not a demo store; choose another path or remove it first"
         case let .unknownEntity(name, available):
             return "the model has no entity named \"\(name)\" (entities: \(available.joined(separator: ", ")))"
         case let .unknownSortKey(key, entity, available):

@@ -6,6 +6,8 @@ import Foundation
 public protocol StoreFileAccess: Sendable {
     /// Creates a new, empty store at `url` for `model` (the file must not exist yet).
     func createStore(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore
+    /// Deletes the store at `url` with its side files (`-wal`, `-shm`).
+    func removeStore(at url: URL) throws
     /// Opens an existing store read-only with `model`; throws when the store does not match it.
     func openReadOnly(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore
     /// Opens an existing store read-only with the version of `bundle` it was written with.
@@ -51,6 +53,12 @@ public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
     }
 
     public func metadata(at url: URL) throws -> StoreMetadata { try existing(url).metadata }
+
+    public func removeStore(at url: URL) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        stores[url.standardizedFileURL.path] = nil
+    }
 
     /// Whether a store was created at `url`.
     public func exists(at url: URL) -> Bool {
@@ -98,6 +106,14 @@ public struct SQLiteStoreFiles: StoreFileAccess {
     public func metadata(at url: URL) throws -> StoreMetadata {
         try checkFile(url)
         return try SQLiteStore.metadata(at: url)
+    }
+
+    public func removeStore(at url: URL) throws {
+        try checkFile(url)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            try FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+        try FileManager.default.removeItem(at: url)
     }
 
     private func checkFile(_ url: URL) throws {

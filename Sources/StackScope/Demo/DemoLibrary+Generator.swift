@@ -15,6 +15,8 @@ extension DemoLibrary {
 
     /// Writes a new demo store at `url`: about `size` objects (publishers, genres, authors, editors,
     /// books, graphic novels and their chapters). The same size gives the same content every time.
+    /// An existing demo store at `url` is replaced; any other existing file is refused
+    /// (``StackScopeError/fileExists(path:)``) and left as it is.
     ///
     /// ```swift
     /// let summary = try DemoLibrary.create(at: URL(fileURLWithPath: "/tmp/library.sqlite"))
@@ -27,6 +29,9 @@ extension DemoLibrary {
         guard size >= 1 else { throw StackScopeError.invalidOption(name: "--size", reason: "\(size) is not a positive number") }
         guard size <= 1_000_000 else { throw StackScopeError.invalidOption(name: "--size", reason: "\(size) is more than 1000000") }
         let model = try model()
+        if let existing = try? files.metadata(at: url), matches(existing) {
+            try files.removeStore(at: url)
+        }
         let store = try files.createStore(at: url, model: model)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(store)
