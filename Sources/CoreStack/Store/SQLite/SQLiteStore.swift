@@ -57,6 +57,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         /// Attribute slots and to-one slots in the order of the insert/update columns.
         var writtenAttributes: [(slot: Int, type: AttributeType)]
         var writtenToOnes: [(slot: Int, hasEntityColumn: Bool)]
+        /// The store number of the entity's root (whose `Z_MAX` covers its keys).
+        var rootNumber: Int
     }
 
     /// What opening a file found in it.
@@ -260,7 +262,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 toOneIndex: m.toOne.map { t in
                     t.flatMap { t in tp.index[t.column].map { (key: $0, entity: t.entityColumn.flatMap { tp.index[$0] }) } }
                 },
-                insertSQL: insert, updateSQL: update, writtenAttributes: attrs, writtenToOnes: toOnes)
+                insertSQL: insert, updateSQL: update, writtenAttributes: attrs, writtenToOnes: toOnes,
+                rootNumber: (try? schema.mapping(for: e.rootEntity))?.number ?? m.number)
         }
         return (tablePlans, entityPlans)
     }
