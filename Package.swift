@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CoreStack", targets: ["CoreStack"]),
+        .library(name: "StackScope", targets: ["StackScope"]),
         .executable(name: "stackscope", targets: ["stackscope"]),
     ],
     dependencies: [
@@ -21,9 +22,14 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .target(
+            name: "StackScope",
+            dependencies: ["CoreStack"]
+        ),
         .executableTarget(
             name: "stackscope",
             dependencies: [
+                "StackScope",
                 "CoreStack",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -35,6 +41,10 @@ let package = Package(
         .testTarget(
             name: "CoreStackTests",
             dependencies: ["CoreStack"]
+        ),
+        .testTarget(
+            name: "StackScopeTests",
+            dependencies: ["StackScope", "CoreStack"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,1 +1,98 @@
-print("stackscope")
+import ArgumentParser
+import CoreStack
+import Foundation
+import StackScope
+
+/// Prints a command's output, or its error as one line on stderr and exits with status 1.
+func report(_ body: () throws -> String) throws {
+    do {
+        FileHandle.standardOutput.write(Data(try body().utf8))
+    } catch {
+        FileHandle.standardError.write(Data("stackscope: error: \(StackScopeErrorMessage.line(for: error))\n".utf8))
+        throw ExitCode.failure
+    }
+}
+
+struct StackScopeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stackscope",
+        abstract: "Explore CoreStack and Core Data SQLite stores.",
+        version: CoreStackVersion.string,
+        subcommands: [Info.self, Dump.self, Demo.self]
+    )
+
+    mutating func run() throws {
+        // The terminal browser will live here; until then, show the help.
+        print(Self.helpMessage())
+    }
+}
+
+struct StoreOptions: ParsableArguments {
+    @Argument(help: "The store file (.sqlite).")
+    var store: String
+
+    @Option(help: "The model: a .xcdatamodeld bundle or a .xcdatamodel version (default: the demo model, if the store uses it).")
+    var model: String?
+}
+
+extension StackScopeCommand {
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a store's UUID, versions and entities with their object counts.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            try report { try InfoCommand.run(storePath: options.store, modelPath: options.model, json: json) }
+        }
+    }
+
+    struct Dump: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the objects of an entity with their attributes and relationships.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: "The entity to list (objects of sub-entities included).")
+        var entity: String
+
+        @Option(help: "An attribute to sort by (default: primary key).")
+        var sort: String?
+
+        @Option(help: "List at most this many objects.")
+        var limit: Int?
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            let query = DumpQuery(entityName: entity, sortKey: sort, limit: limit)
+            try report { try DumpCommand.run(storePath: options.store, modelPath: options.model, query: query, json: json) }
+        }
+    }
+
+    struct Demo: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Demo data.", subcommands: [Create.self])
+
+        struct Create: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Write the demo library store (deterministic: the same size gives the same content).")
+
+            @Argument(help: "Where to write the store (the file must not exist).")
+            var path: String
+
+            @Option(help: "About how many objects to create.")
+            var size: Int = 300
+
+            func run() throws {
+                try report { try DemoCommand.create(path: path, size: size) }
+            }
+        }
+    }
+}
+
+StackScopeCommand.main()

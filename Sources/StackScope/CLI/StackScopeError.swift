@@ -1,0 +1,72 @@
+import CoreStack
+import Foundation
+
+/// The errors stackscope's commands report, each with a one-line message a person can act on.
+/// Framework errors (``CoreStackError``) pass through as they are.
+public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No file at the path.
+    case storeNotFound(path: String)
+    /// The path names a directory, not a store file.
+    case notAFile(path: String)
+    /// The store was not written with the demo model and no `--model` was given.
+    case modelRequired(path: String)
+    /// The `--model` path is neither a `.xcdatamodeld` nor a `.xcdatamodel`.
+    case unsupportedModelPath(path: String)
+    /// The file to create already exists (and is not a demo store that may be replaced).
+    case fileExists(path: String)
+    /// The entity named on the command line is not in the model.
+    case unknownEntity(name: String, available: [String])
+    /// The `--sort` key is not an attribute of the entity.
+    case unknownSortKey(key: String, entity: String, available: [String])
+    /// A numeric option out of range (`--limit`, `--size`).
+    case invalidOption(name: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .storeNotFound(path):
+            return "no store at \(path): the file does not exist"
+        case let .notAFile(path):
+            return "\(path) is a directory, not a store file"
+        case let .modelRequired(path):
+            return "\(path) was not written with the demo model; pass --model PATH (a .xcdatamodeld or .xcdatamodel)"
+        case let .unsupportedModelPath(path):
+            return "\(path) is not a model: expected a .xcdatamodeld or .xcdatamodel path"
+        case let .fileExists(path):
+            return "\(path) already exists and is not a demo store; choose another path or remove it first"
+        case let .unknownEntity(name, available):
+            return "the model has no entity named \"\(name)\" (entities: \(available.joined(separator: ", ")))"
+        case let .unknownSortKey(key, entity, available):
+            return "\(entity) has no attribute named \"\(key)\" to sort by (attributes: \(available.joined(separator: ", ")))"
+        case let .invalidOption(name, reason):
+            return "invalid \(name): \(reason)"
+        }
+    }
+}
+
+extension StackScopeError: LocalizedError {
+    public var errorDescription: String? { description }
+}
+
+/// The one line stackscope prints for an error (without the `stackscope: error: ` prefix).
+///
+/// ```swift
+/// StackScopeErrorMessage.line(for: StackScopeError.storeNotFound(path: "/tmp/x")) // "no store at /tmp/x: …"
+/// ```
+public enum StackScopeErrorMessage {
+    public static func line(for error: any Error) -> String {
+        let text: String
+        switch error {
+        case let e as StackScopeError: text = e.description
+        case let CoreStackError.modelMismatch(path, differences) where differences.count > 3:
+            let shown = Array(differences.prefix(3)) + ["and \(differences.count - 3) more differences"]
+            text = CoreStackError.modelMismatch(path: path, differences: shown).description
+        case let e as CoreStackError: text = e.description
+        case let e as CocoaError:
+            text = e.localizedDescription
+        default:
+            text = String(describing: error)
+        }
+        // One line, whatever the underlying message holds.
+        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

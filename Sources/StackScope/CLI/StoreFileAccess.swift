@@ -1,0 +1,126 @@
+import CoreStack
+import Foundation
+
+/// How stackscope creates and opens store files: the one place that knows which store class backs
+/// a file. Commands take one of these, so tests can run them against in-memory stores.
+public protocol StoreFileAccess: Sendable {
+    /// Creates a new, empty store at `url` for `model` (the file must not exist yet).
+    func createStore(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore
+    /// Deletes the store at `url` with its side files (`-wal`, `-shm`).
+    func removeStore(at url: URL) throws
+    /// Opens an existing store read-only with `model`; throws when the store does not match it.
+    func openReadOnly(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore
+    /// Opens an existing store read-only with the version of `bundle` it was written with.
+    func openReadOnly(at url: URL, bundle: ManagedObjectModelBundle) throws -> any PersistentStore
+    /// Reads a store's metadata without opening it with a model.
+    func metadata(at url: URL) throws -> StoreMetadata
+}
+
+/// Stores kept in memory, keyed by path: for tests of the command logic without store files.
+///
+/// ```swift
+/// let files = InMemoryStoreFiles()
+/// try DemoLibrary.create(at: URL(fileURLWithPath: "/virtual/library"), size: 50, files: files)
+/// ```
+public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stores: [String: InMemoryStore] = [:]
+
+    public init() {}
+
+    public func createStore(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
+        lock.lock()
+        defer { lock.unlock() }
+        let store = InMemoryStore(model: model)
+        stores[url.standardizedFileURL.path] = store
+        return store
+    }
+
+    public func openReadOnly(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
+        let store = try existing(url)
+        guard store.model.entityVersionHashes == model.entityVersionHashes else {
+            throw CoreStackError.modelMismatch(path: url.path, differences: ["the store was written with another model"])
+        }
+        return store
+    }
+
+    public func openReadOnly(at url: URL, bundle: ManagedObjectModelBundle) throws -> any PersistentStore {
+        let store = try existing(url)
+        guard bundle.versions.contains(where: { $0.entityVersionHashes == store.model.entityVersionHashes }) else {
+            throw CoreStackError.modelMismatch(path: url.path, differences: ["no version of \(bundle.name) matches the store"])
+        }
+        return store
+    }
+
+    public func metadata(at url: URL) throws -> StoreMetadata { try existing(url).metadata }
+
+    public func removeStore(at url: URL) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        stores[url.standardizedFileURL.path] = nil
+    }
+
+    /// Whether a store was created at `url`.
+    public func exists(at url: URL) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stores[url.standardizedFileURL.path] != nil
+    }
+
+    private func existing(_ url: URL) throws -> InMemoryStore {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let store = stores[url.standardizedFileURL.path] else {
+            throw StackScopeError.storeNotFound(path: url.path)
+        }
+        return store
+    }
+}
+
+/// The store files stackscope uses.
+public enum StoreFiles {
+    /// SQLite files in Core Data's layout (``SQLiteStore``).
+    public static let standard: any StoreFileAccess = SQLiteStoreFiles()
+}
+
+/// Store files backed by ``SQLiteStore``: created read-write, opened read-only so that inspecting
+/// a store never changes it.
+public struct SQLiteStoreFiles: StoreFileAccess {
+    public init() {}
+
+    public func createStore(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw StackScopeError.fileExists(path: url.path) }
+        return try SQLiteStore(url: url, model: model)
+    }
+
+    public func openReadOnly(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
+        try checkFile(url)
+        return try SQLiteStore(url: url, model: model, readOnly: true)
+    }
+
+    public func openReadOnly(at url: URL, bundle: ManagedObjectModelBundle) throws -> any PersistentStore {
+        try checkFile(url)
+        return try SQLiteStore.open(url: url, bundle: bundle, readOnly: true)
+    }
+
+    public func metadata(at url: URL) throws -> StoreMetadata {
+        try checkFile(url)
+        return try SQLiteStore.metadata(at: url)
+    }
+
+    public func removeStore(at url: URL) throws {
+        try checkFile(url)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            try FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+        try FileManager.default.removeItem(at: url)
+    }
+
+    private func checkFile(_ url: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw StackScopeError.storeNotFound(path: url.path)
+        }
+        guard !isDirectory.boolValue else { throw StackScopeError.notAFile(path: url.path) }
+    }
+}

@@ -1,0 +1,223 @@
+import CoreStack
+import Foundation
+
+/// What the demo generator inserted, per concrete entity.
+public struct DemoSummary: Sendable, Equatable {
+    /// Concrete entity name → objects inserted (abstract `Person` has none of its own).
+    public var counts: [String: Int]
+    /// Every object inserted.
+    public var total: Int { counts.values.reduce(0, +) }
+}
+
+extension DemoLibrary {
+    /// The seed every demo store starts from; the size is mixed in, so each size has its own content.
+    static let seed: UInt64 = 0x00C0_FFEE_B00C_5EED
+
+    /// Writes a new demo store at `url`: about `size` objects (publishers, genres, authors, editors,
+    /// books, graphic novels and their chapters). The same size gives the same content every time.
+    /// An existing demo store at `url` is replaced; any other existing file is refused
+    /// (``StackScopeError/fileExists(path:)``) and left as it is.
+    ///
+    /// ```swift
+    /// let summary = try DemoLibrary.create(at: URL(fileURLWithPath: "/tmp/library.sqlite"))
+    /// summary.counts["Book"] // 24
+    /// ```
+    @discardableResult
+    public static func create(
+        at url: URL, size: Int = 300, files: any StoreFileAccess = StoreFiles.standard
+    ) throws -> DemoSummary {
+        guard size >= 1 else { throw StackScopeError.invalidOption(name: "--size", reason: "\(size) is not a positive number") }
+        guard size <= 1_000_000 else { throw StackScopeError.invalidOption(name: "--size", reason: "\(size) is more than 1000000") }
+        let model = try model()
+        if let existing = try? files.metadata(at: url), matches(existing) {
+            try files.removeStore(at: url)
+        }
+        let store = try files.createStore(at: url, model: model)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(store)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "demo")
+        let summary = try context.performAndWait { try populate(context, size: size) }
+        coordinator.removePersistentStore()
+        return summary
+    }
+
+    /// Inserts the demo objects for `size` into `context` (whose model must be the demo model) and
+    /// saves. Call it on the context's queue.
+    @discardableResult
+    public static func populate(_ context: ManagedObjectContext, size: Int) throws -> DemoSummary {
+        var rng = SplitMix64(seed: seed ^ UInt64(truncatingIfNeeded: size))
+        var counts: [String: Int] = [:]
+        func note(_ o: ManagedObject) throws {
+            if let e = o.lastAccessorError { throw e }
+            counts[o.entity.name, default: 0] += 1
+        }
+
+        // Publishers
+        let publisherCount = max(2, size / 60)
+        var publishers: [Publisher] = []
+        for i in 0..<publisherCount {
+            let p = try context.insert(Publisher.self)
+            let base = publisherNames[i % publisherNames.count]
+            p.name = i < publisherNames.count ? base.name : "\(base.name) \(i / publisherNames.count + 1)"
+            p.city = base.city
+            p.founded = Int16(rng.int(in: 1850...2015))
+            p.uuid = uuid(&rng)
+            try note(p)
+            publishers.append(p)
+        }
+
+        // Genres
+        let genreCount = min(genreNames.count, max(3, size / 25))
+        var genres: [Genre] = []
+        for i in 0..<genreCount {
+            let g = try context.insert(Genre.self)
+            g.name = genreNames[i]
+            g.code = Int16(100 + i)
+            try note(g)
+            genres.append(g)
+        }
+
+        // People
+        let authorCount = max(3, size / 10)
+        var authors: [Author] = []
+        for i in 0..<authorCount {
+            let a = try context.insert(Author.self)
+            a.name = i < fixedAuthorNames.count ? fixedAuthorNames[i] : personName(&rng)
+            a.born = day(&rng, yearsFrom2001: -80 ... -10)
+            a.email = rng.chance(0.8) ? "author\(i + 1)@example.org" : nil
+            a.website = rng.chance(0.6) ? URL(string: "https://authors.example.org/\(i + 1)") : nil
+            a.rating = Double(rng.int(in: 10...50)) / 10
+            try note(a)
+            authors.append(a)
+        }
+        let editorCount = max(2, size / 30)
+        var editors: [Editor] = []
+        for i in 0..<editorCount {
+            let e = try context.insert(Editor.self)
+            e.name = personName(&rng)
+            e.born = day(&rng, yearsFrom2001: -70 ... -25)
+            e.email = "editor\(i + 1)@example.org"
+            e.yearsActive = Int16(rng.int(in: 1...40))
+            try note(e)
+            editors.append(e)
+        }
+
+        // Books, every fifth one a graphic novel, each with its chapters in order.
+        let bookCount = max(5, size / 10)
+        for i in 0..<bookCount {
+            let book: Book
+            if i % 5 == 4 {
+                let novel = try context.insert(GraphicNovel.self)
+                novel.illustrator = personName(&rng)
+                novel.inColour = rng.chance(0.7)
+                book = novel
+            } else {
+                book = try context.insert(Book.self)
+            }
+            book.title = i < fixedTitles.count ? fixedTitles[i] : bookTitle(&rng)
+            book.isbn = "978-\(rng.int(in: 0...9))-\(rng.int(in: 1000...9999))-\(rng.int(in: 1000...9999))-\(rng.int(in: 0...9))"
+            book.pages = Int32(rng.int(in: 48...900))
+            book.wordCount = Int64(book.pages) * Int64(rng.int(in: 250...400))
+            book.edition = Int16(rng.int(in: 1...5))
+            book.price = Decimal(rng.int(in: 499...4999)) / Decimal(100)
+            book.rating = Double(rng.int(in: 10...50)) / 10
+            book.published = day(&rng, yearsFrom2001: -60...23)
+            book.inPrint = rng.chance(0.75)
+            book.uuid = uuid(&rng)
+            book.cover = Data(rng.bytes(rng.int(in: 8...32)))
+            book.homepage = rng.chance(0.5) ? URL(string: "https://books.example.org/\(i + 1)") : nil
+            book.publisher = rng.pick(publishers)
+            book.editor = rng.chance(0.9) ? rng.pick(editors) : nil
+            book.authors = Set(rng.distinctIndexes(rng.int(in: 1...3), below: authors.count).map { authors[$0] })
+            book.genres = Set(rng.distinctIndexes(rng.int(in: 1...3), below: genres.count).map { genres[$0] })
+            try note(book)
+
+            // Chapters are inserted in a shuffled order, so their primary keys do not give the
+            // order: only the ordered relationship does.
+            let chapterCount = rng.int(in: 2...12)
+            var numbers = Array(1...chapterCount)
+            for j in stride(from: numbers.count - 1, to: 0, by: -1) { numbers.swapAt(j, rng.int(in: 0...j)) }
+            var chapters: [Chapter] = []
+            for n in numbers {
+                let c = try context.insert(Chapter.self)
+                c.number = Int16(n)
+                c.title = n == 1 ? "Chapter 1: \(chapterWords[0])" : "Chapter \(n): \(rng.pick(chapterWords))"
+                c.wordCount = Int32(rng.int(in: 1500...9000))
+                try note(c)
+                chapters.append(c)
+            }
+            book.chapters = chapters.sorted { $0.number < $1.number }
+            if let e = book.lastAccessorError { throw e }
+        }
+        // Permanent IDs one entity at a time, in insertion order: the coordinator hands out keys to
+        // several entities of one tree (Book, GraphicNovel) in no fixed order when asked for all at once.
+        var groups: [String: [ManagedObject]] = [:]
+        var groupOrder: [String] = []
+        for o in context.inserted {
+            if groups[o.entity.name] == nil { groupOrder.append(o.entity.name) }
+            groups[o.entity.name, default: []].append(o)
+        }
+        for name in groupOrder { try context.obtainPermanentIDs(for: groups[name] ?? []) }
+        try context.save()
+        return DemoSummary(counts: counts)
+    }
+
+    // MARK: Values
+
+    private static func uuid(_ rng: inout SplitMix64) -> UUID {
+        var b = rng.bytes(16)
+        b[6] = (b[6] & 0x0F) | 0x40  // version 4
+        b[8] = (b[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    /// Midnight UTC of a day some years before or after 2001-01-01.
+    private static func day(_ rng: inout SplitMix64, yearsFrom2001 years: ClosedRange<Int>) -> Date {
+        let days = rng.int(in: (years.lowerBound * 365)...(years.upperBound * 365))
+        return Date(timeIntervalSinceReferenceDate: Double(days) * 86_400)
+    }
+
+    private static func personName(_ rng: inout SplitMix64) -> String {
+        if rng.chance(0.1) { return rng.pick(japaneseNames) }
+        return "\(rng.pick(firstNames)) \(rng.pick(lastNames))"
+    }
+
+    private static func bookTitle(_ rng: inout SplitMix64) -> String {
+        "\(rng.pick(articles)) \(rng.pick(adjectives)) \(rng.pick(nouns))"
+    }
+
+    // MARK: Word lists (non-ASCII on purpose: accents, ø, ß, Japanese, emoji, curly apostrophes)
+
+    static let fixedTitles = ["L’Écume des jours 📚", "日本語の庭", "Über den Fluß", "The Cartographer’s Daughter", "Ørkenens Sønner"]
+    static let fixedAuthorNames = ["Zoë Brontë-Øster", "山田 太郎", "Søren Kierkegård"]
+    static let publisherNames: [(name: String, city: String)] = [
+        ("Éditions du Lac", "Genève"), ("Süderhaus Verlag", "München"), ("Nordlys Forlag", "Tromsø"),
+        ("講談 Books", "東京"), ("Penguin & Sons", "London"), ("Casa Azul", "Sevilla"),
+    ]
+    static let genreNames = [
+        "Science Fiction", "Fantasy", "Mystery", "Poésie", "Histoire", "Biografía", "Romance", "Horror",
+        "Manga 漫画", "Essays", "Children’s", "Travel",
+    ]
+    static let firstNames = [
+        "Zoë", "José", "Jürgen", "Søren", "Chloé", "Björn", "Ana", "Łukasz", "Amélie", "Noël", "Mårten",
+        "Hélène", "Ingrid", "Otto", "Maya", "Kenji", "Farah", "Tomás", "Siobhán", "Ayşe",
+    ]
+    static let lastNames = [
+        "Brontë", "Müller", "Øster", "Núñez", "Dvořák", "O’Brien", "Kowalski", "García", "Lefèvre",
+        "Sørensen", "Tanaka", "Åberg", "Smith", "D’Amico", "Weiß",
+    ]
+    static let japaneseNames = ["佐藤 花子", "鈴木 一郎", "高橋 美咲", "田中 健"]
+    static let articles = ["The", "A", "Our", "Their", "No"]
+    static let adjectives = [
+        "Silent", "Crimson", "Forgotten", "Hidden", "Last", "Winter’s", "Endless", "Golden", "Broken",
+        "Quiet", "Naïve", "Café", "Distant",
+    ]
+    static let nouns = [
+        "Garden", "River", "Library", "Cartographer", "Lighthouse", "Orchard", "Station", "Archive",
+        "Harbour", "Fjord", "Déjà Vu", "Atlas",
+    ]
+    static let chapterWords = [
+        "Beginnings", "Départ", "Crossing", "Nightfall", "Rückkehr", "Storm", "Letters", "Ærø",
+        "The Lighthouse Keeper’s Log", "雨", "Epilogue", "Interlude ☕",
+    ]
+}

@@ -1,0 +1,57 @@
+import CoreStack
+import Foundation
+import StackScope
+import Testing
+
+/// Paths and helpers shared by the StackScope tests.
+enum TestSupport {
+    /// The repository root, found from this source file's path.
+    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // StackScopeTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()
+
+    /// A fixture under `Tests/Fixtures`.
+    static func fixture(_ relative: String) -> URL {
+        repoRoot.appendingPathComponent("Tests/Fixtures").appendingPathComponent(relative)
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("StackScopeTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A demo store written to a temporary folder with the real SQLite store.
+    static func demoStore(size: Int = 300) throws -> (url: URL, summary: DemoSummary) {
+        let url = try temporaryDirectory().appendingPathComponent("library.sqlite")
+        let summary = try DemoLibrary.create(at: url, size: size)
+        return (url, summary)
+    }
+
+    /// FNV-1a 64 over a file's bytes.
+    static func checksum(_ url: URL) throws -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in try Data(contentsOf: url) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// Parses JSON text.
+    static func parseJSON(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    }
+
+    /// Replaces the store UUID in object-ID URIs, which is random per store.
+    static func withoutStoreUUID(_ text: String, uuid: String) -> String {
+        text.replacingOccurrences(of: uuid, with: "STORE-UUID")
+    }
+
+    /// Every demo entity.
+    static let demoEntities = ["Book", "GraphicNovel", "Chapter", "Genre", "Person", "Author", "Editor", "Publisher"]
+}
