@@ -326,6 +326,8 @@ struct SQLitePredicateCompiler {
             throw CoreStackError.invalidPredicate("a list can only follow IN or BETWEEN")
         case let .variable(v):
             throw CoreStackError.invalidPredicate("the variable $\(v) was not substituted")
+        case .subquery, .aggregate:
+            throw CoreStackError.invalidPredicate("a SUBQUERY can only be the left side of a comparison")
         }
     }
 
