@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Nested contexts, notifications, merging, conflicts")
 struct NestedContextAndNotificationTests {
-    @Test("a child save reaches the parent, the parent save reaches the store, a third context sees it")
-    func childParentStore() throws {
-        let stack = try TestStack()
+    @Test("a child save reaches the parent, the parent save reaches the store, a third context sees it", arguments: StoreKind.allCases)
+    func childParentStore(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let root = stack.context
         let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: root, name: "child")
         let tempID: ManagedObjectID = try child.performAndWait {
@@ -56,9 +56,9 @@ struct NestedContextAndNotificationTests {
         }
     }
 
-    @Test("a child fetch sees the parent's unsaved changes, and its own")
-    func childFetchSeesParentChanges() throws {
-        let stack = try TestStack()
+    @Test("a child fetch sees the parent's unsaved changes, and its own", arguments: StoreKind.allCases)
+    func childFetchSeesParentChanges(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let root = stack.context
         try root.performAndWait {
             let b = try Book(context: root)
@@ -78,9 +78,9 @@ struct NestedContextAndNotificationTests {
         }
     }
 
-    @Test("objectsDidChange, willSave and didSave: typed observers and NotificationCenter posts")
-    func notifications() throws {
-        let stack = try TestStack()
+    @Test("objectsDidChange, willSave and didSave: typed observers and NotificationCenter posts", arguments: StoreKind.allCases)
+    func notifications(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         final class Log: @unchecked Sendable { var events: [String] = [] }
         let log = Log()
@@ -117,9 +117,9 @@ struct NestedContextAndNotificationTests {
         ])
     }
 
-    @Test("mergeChanges(fromContextDidSave:) refreshes, removes and announces objects")
-    func mergeFromDidSave() throws {
-        let stack = try TestStack()
+    @Test("mergeChanges(fromContextDidSave:) refreshes, removes and announces objects", arguments: StoreKind.allCases)
+    func mergeFromDidSave(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let writer = stack.context
         let reader = stack.newContext("reader")
         let ids: (ManagedObjectID, ManagedObjectID) = try writer.performAndWait {
@@ -166,9 +166,9 @@ struct NestedContextAndNotificationTests {
         }
     }
 
-    @Test("automaticallyMergesChangesFromParent: siblings see a child's save into their parent")
-    func automaticMerges() async throws {
-        let stack = try TestStack()
+    @Test("automaticallyMergesChangesFromParent: siblings see a child's save into their parent", arguments: StoreKind.allCases)
+    func automaticMerges(kind: StoreKind) async throws {
+        let stack = try TestStack(kind)
         let root = stack.context
         let id: ManagedObjectID = try root.performAndWait {
             let b = try Book(context: root)
@@ -191,9 +191,9 @@ struct NestedContextAndNotificationTests {
         #expect(after == "After")
     }
 
-    @Test("optimistic locking: a conflicting save fails with each conflict listed, or merges by policy")
-    func conflicts() throws {
-        let stack = try TestStack()
+    @Test("optimistic locking: a conflicting save fails with each conflict listed, or merges by policy", arguments: StoreKind.allCases)
+    func conflicts(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let a = stack.context
         let b = stack.newContext("b")
         let id: ManagedObjectID = try a.performAndWait {
@@ -231,9 +231,9 @@ struct NestedContextAndNotificationTests {
         }
     }
 
-    @Test("store trump and rollback policies")
-    func storeTrumpAndRollback() throws {
-        let stack = try TestStack()
+    @Test("store trump and rollback policies", arguments: StoreKind.allCases)
+    func storeTrumpAndRollback(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let a = stack.context
         let id: ManagedObjectID = try a.performAndWait {
             let book = try Book(context: a)
@@ -267,9 +267,9 @@ struct NestedContextAndNotificationTests {
         }
     }
 
-    @Test("rollback, reset and refresh")
-    func rollbackResetRefresh() throws {
-        let stack = try TestStack()
+    @Test("rollback, reset and refresh", arguments: StoreKind.allCases)
+    func rollbackResetRefresh(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             let b = try Book(context: ctx)
@@ -293,9 +293,9 @@ struct NestedContextAndNotificationTests {
         }
     }
 
-    @Test("obtainPermanentIDs before save; existingObject of a missing ID throws")
-    func permanentIDs() throws {
-        let stack = try TestStack()
+    @Test("obtainPermanentIDs before save; existingObject of a missing ID throws", arguments: StoreKind.allCases)
+    func permanentIDs(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             let b = try Book(context: ctx)
@@ -311,12 +311,12 @@ struct NestedContextAndNotificationTests {
         }
     }
 
-    @Test("faults fire in batches from one fetch")
-    func batchFaulting() throws {
+    @Test("faults fire in batches from one fetch", arguments: StoreKind.allCases)
+    func batchFaulting(kind: StoreKind) throws {
         final class CountingStore: PersistentStore, @unchecked Sendable {
-            let inner: InMemoryStore
+            let inner: any PersistentStore
             var rowCalls: [Int] = []
-            init(model: ManagedObjectModel) { inner = InMemoryStore(model: model) }
+            init(_ inner: any PersistentStore) { self.inner = inner }
             var model: ManagedObjectModel { inner.model }
             var identifier: String { inner.identifier }
             var url: URL? { nil }
@@ -332,7 +332,8 @@ struct NestedContextAndNotificationTests {
             func save(_ r: StoreSaveRequest) throws -> [ManagedObjectID: Int64] { try inner.save(r) }
         }
         let model = try LibraryModel.make()
-        let store = CountingStore(model: model)
+        let inner = try TestStack(kind, model: model).coordinator.persistentStore
+        let store = CountingStore(try #require(inner))
         let stack = try TestStack(model: model) { _ in store }
         try stack.context.performAndWait {
             for i in 0..<25 {
@@ -362,9 +363,9 @@ struct NestedContextAndNotificationTests {
         }
     }
 
-    @Test("a main-queue context works from async code")
-    func mainQueueContext() async throws {
-        let stack = try TestStack()
+    @Test("a main-queue context works from async code", arguments: StoreKind.allCases)
+    func mainQueueContext(kind: StoreKind) async throws {
+        let stack = try TestStack(kind)
         let main = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: stack.coordinator, name: "main")
         let count = try await main.perform {
             let b = try Book(context: main)

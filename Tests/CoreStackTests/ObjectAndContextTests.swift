@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Managed objects and contexts")
 struct ObjectAndContextTests {
-    @Test("insert, save and fetch back in a fresh context with permanent IDs")
-    func insertSaveFetch() throws {
-        let stack = try TestStack()
+    @Test("insert, save and fetch back in a fresh context with permanent IDs", arguments: StoreKind.allCases)
+    func insertSaveFetch(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         let isbn = UUID()
         let savedID: ManagedObjectID = try ctx.performAndWait {
@@ -43,9 +43,9 @@ struct ObjectAndContextTests {
         }
     }
 
-    @Test("value(forKey:) and setValue(_:forKey:) check types against the model")
-    func typeChecks() throws {
-        let stack = try TestStack()
+    @Test("value(forKey:) and setValue(_:forKey:) check types against the model", arguments: StoreKind.allCases)
+    func typeChecks(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             let book = try ctx.insertObject(forEntityName: "Book")
@@ -67,9 +67,9 @@ struct ObjectAndContextTests {
         }
     }
 
-    @Test("change state, changedValues and committedValues")
-    func changeTracking() throws {
-        let stack = try TestStack()
+    @Test("change state, changedValues and committedValues", arguments: StoreKind.allCases)
+    func changeTracking(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             let book = try Book(context: ctx)
@@ -94,9 +94,9 @@ struct ObjectAndContextTests {
         }
     }
 
-    @Test("inverse relationships stay in step")
-    func inverses() throws {
-        let stack = try TestStack()
+    @Test("inverse relationships stay in step", arguments: StoreKind.allCases)
+    func inverses(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             let p1 = try Publisher(context: ctx)
@@ -124,9 +124,9 @@ struct ObjectAndContextTests {
         }
     }
 
-    @Test("ordered to-many mutators keep order, and the order survives a save")
-    func orderedMutators() throws {
-        let stack = try TestStack()
+    @Test("ordered to-many mutators keep order, and the order survives a save", arguments: StoreKind.allCases)
+    func orderedMutators(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         let bookID: ManagedObjectID = try ctx.performAndWait {
             let book = try Book(context: ctx)
@@ -178,9 +178,9 @@ struct ObjectAndContextTests {
         }
     }
 
-    @Test("many-to-many relationships save and load from both sides")
-    func manyToMany() throws {
-        let stack = try TestStack()
+    @Test("many-to-many relationships save and load from both sides", arguments: StoreKind.allCases)
+    func manyToMany(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             let good = try Book(context: ctx)
@@ -216,9 +216,9 @@ struct ObjectAndContextTests {
         }
     }
 
-    @Test("delete rules: cascade, nullify, and deny at save")
-    func deleteRules() throws {
-        let stack = try TestStack()
+    @Test("delete rules: cascade, nullify, and deny at save", arguments: StoreKind.allCases)
+    func deleteRules(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             let publisher = try Publisher(context: ctx)
@@ -257,9 +257,9 @@ struct ObjectAndContextTests {
         }
     }
 
-    @Test("validation: required values, minimum, maximum length")
-    func validation() throws {
-        let stack = try TestStack()
+    @Test("validation: required values, minimum, maximum length", arguments: StoreKind.allCases)
+    func validation(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             let book = try ctx.insertObject(forEntityName: "Book")
@@ -278,9 +278,9 @@ struct ObjectAndContextTests {
         }
     }
 
-    @Test("fetch: predicate, sort, limit, offset, sub-entities, pending changes")
-    func fetching() throws {
-        let stack = try TestStack()
+    @Test("fetch: predicate, sort, limit, offset, sub-entities, pending changes", arguments: StoreKind.allCases)
+    func fetching(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             for (t, p) in [("Emma", 474), ("Dune", 412), ("Beloved", 324), ("Ulysses", 730)] {
@@ -328,9 +328,9 @@ struct ObjectAndContextTests {
         }
     }
 
-    @Test("string predicates with case and diacritic folding, to-one key paths and nil checks, in memory")
-    func predicatesInMemory() throws {
-        let stack = try TestStack()
+    @Test("string predicates with case and diacritic folding, to-one key paths and nil checks, in memory", arguments: StoreKind.allCases)
+    func predicatesInMemory(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         let ctx = stack.context
         try ctx.performAndWait {
             let p = try Publisher(context: ctx)

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Prefetching and fault options")
 struct PrefetchTests {
-    @Test("relationship key paths are loaded with the fetch; returnsObjectsAsFaults false materialises")
-    func prefetch() throws {
-        let stack = try TestStack()
+    @Test("relationship key paths are loaded with the fetch; returnsObjectsAsFaults false materialises", arguments: StoreKind.allCases)
+    func prefetch(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
         try stack.context.performAndWait {
             let p = try Publisher(context: stack.context)
             p.name = "Vintage"

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import CoreStack
 
 final class Author: ManagedObject {
@@ -65,8 +66,29 @@ enum LibraryModel {
     }
 }
 
+/// The stores the engine tests run against.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inMemory
+    case sqlite
+
+    var testDescription: String { rawValue }
+}
+
 /// A coordinator with one store and a root context.
 struct TestStack {
+    /// A stack on a fresh store of the given kind (SQLite in a new temporary folder).
+    init(_ kind: StoreKind, model: ManagedObjectModel? = nil) throws {
+        switch kind {
+        case .inMemory:
+            try self.init(model: model)
+        case .sqlite:
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let url = dir.appendingPathComponent("Test.sqlite")
+            try self.init(model: model) { try SQLiteStore(url: url, model: $0) }
+        }
+    }
+
     let model: ManagedObjectModel
     let coordinator: PersistentStoreCoordinator
     let context: ManagedObjectContext
