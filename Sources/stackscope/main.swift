@@ -65,12 +65,18 @@ extension StackScopeCommand {
         @Option(help: "List at most this many objects.")
         var limit: Int?
 
+        @Option(help: "Only objects matching a predicate in Core Data's format language, e.g. 'title BEGINSWITH[cd] \"the\"'.")
+        var predicate: String?
+
         @Flag(help: "Print JSON.")
         var json = false
 
         func run() throws {
-            let query = DumpQuery(entityName: entity, sortKey: sort, limit: limit)
-            try report { try DumpCommand.run(storePath: options.store, modelPath: options.model, query: query, json: json) }
+            try report {
+                let filter = try predicate.map { try CoreStack.Predicate(format: $0) }
+                let query = DumpQuery(entityName: entity, sortKey: sort, limit: limit, predicate: filter)
+                return try DumpCommand.run(storePath: options.store, modelPath: options.model, query: query, json: json)
+            }
         }
     }
 

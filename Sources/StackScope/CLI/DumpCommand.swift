@@ -10,7 +10,7 @@ public struct DumpQuery: Sendable, Equatable {
     /// At most this many objects (nil: all).
     public var limit: Int?
     /// A filter the store applies before sorting and limiting (nil: every object). The command line
-    /// fills it from a predicate option; the rest of the dump does not change.
+    /// fills it from `--predicate`; the rest of the dump does not change.
     public var predicate: CoreStack.Predicate?
 
     public init(entityName: String, sortKey: String? = nil, limit: Int? = nil, predicate: CoreStack.Predicate? = nil) {
