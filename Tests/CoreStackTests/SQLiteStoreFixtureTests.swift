@@ -218,7 +218,12 @@ import Testing
         var toOne = [ManagedObjectID?](repeating: nil, count: page.allRelationships.count)
         if let b = page.relationshipSlots["book"] { toOne[b] = target.objectID }
         _ = try store.save(StoreSaveRequest(inserted: [StoreRowChange(objectID: id, values: values, toOne: toOne, expectedVersion: 0)]))
+        let countSlot = try #require(book.attributeSlots["pagesCount"])
+        let countBefore = target.snapshot.values[countSlot].integerValue ?? 0
         let saved = try #require(try store.rows(for: [id]).first)
+        // Core Data's derived-attribute trigger ran (it calls the no-op function CoreStack registers).
+        let bookAfter = try #require(try store.rows(for: [target.objectID]).first)
+        #expect(bookAfter.snapshot.values[countSlot].integerValue == countBefore + 1)
         #expect(saved.snapshot.version == 1)
         #expect(saved.snapshot.toOne[page.relationshipSlots["book"] ?? 0] == target.objectID)
     }

@@ -132,6 +132,25 @@ import Testing
         }
     }
 
+    @Test func coreStackStoresAreMatchedByVersionHash() throws {
+        let v1 = try ManagedObjectModel(versionName: "Notes 1") {
+            EntityDescription("Note") { AttributeDescription("text", .string) }
+        }
+        // Same tables and columns, another version hash (the attribute became required).
+        let v2 = try ManagedObjectModel(versionName: "Notes 2") {
+            EntityDescription("Note") { AttributeDescription("text", .string, isOptional: false) }
+        }
+        let lib = try LibraryStore(model: v1)
+        #expect {
+            try SQLiteStore(url: lib.url, model: v2)
+        } throws: { error in
+            guard case let CoreStackError.modelMismatch(_, differences) = error else { return false }
+            return differences == ["entity Note: its version hash differs from the store's"]
+        }
+        let bundle = ManagedObjectModelBundle(name: "Notes", versions: [v1, v2], currentVersion: v2)
+        #expect(try SQLiteStore.open(url: lib.url, bundle: bundle, readOnly: true).model === v1)
+    }
+
     @Test func newStoreFromABundleUsesTheCurrentVersion() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
