@@ -79,6 +79,22 @@ fileprivate typealias E = CoreStack.Expression
         #expect(throws: CoreStackError.self) { try l.titles(E.key("pages").beginsWith("4")) }
     }
 
+    @Test func uuidsBindAsBlobsAndDatesAsReferenceSeconds() throws {
+        let lib = try LibraryStore()
+        let isbn = UUID()
+        let day = Date(timeIntervalSinceReferenceDate: 86_400)
+        try lib.insert("Book", ["title": "A", "isbn": .uuid(isbn), "published": .date(day)])
+        try lib.insert("Book", ["title": "B", "isbn": .uuid(UUID()), "published": .date(day.addingTimeInterval(1))])
+        #expect(try lib.titles("Book", .key("isbn") == .uuid(isbn)) == ["A"])
+        #expect(try lib.titles("Book", .key("published") == .date(day)) == ["A"])
+        #expect(try lib.titles("Book", E.key("published").between(.date(day), .date(day.addingTimeInterval(5))), sort: [Sort("title")]) == ["A", "B"])
+        var compiler = SQLitePredicateCompiler(schema: lib.store.schema)
+        _ = try compiler.compile(.key("isbn") == .uuid(isbn) && .key("published") > .date(day), entity: lib.entity("Book"), alias: "t0")
+        #expect(compiler.arguments.first?.storage == .blob(SQLiteValueCodec.uuidData(isbn)))
+        #expect(compiler.arguments.last?.storage == .double(86_400))
+        #expect(throws: CoreStackError.self) { try lib.titles("Book", .key("isbn") == .string(isbn.uuidString)) }
+    }
+
     @Test func stringOperatorsWithOptions() throws {
         let l = try Library()
         #expect(try l.titles(E.key("title").beginsWith("Du")) == ["Dune"])

@@ -176,6 +176,10 @@ import Testing
         let before = try Data(contentsOf: url)
         let walBefore = try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal"))
         // The main file alone holds no posts: they live in the -wal.
+        let mainOnly = try Fixtures.temporaryFolder().appendingPathComponent("main.sqlite")
+        defer { try? FileManager.default.removeItem(at: mainOnly.deletingLastPathComponent()) }
+        try before.write(to: mainOnly)
+        #expect(try RawSQLite.scalar("SELECT COUNT(*) FROM ZPOST", in: mainOnly) == 0)
         let bundle = try XcodeModelReader.readBundle(at: Fixtures.url("models/wibosco-CoreDataMigration-Example/CoreDataMigration_Example.xcdatamodeld"))
         do {
             let store = try SQLiteStore.open(url: url, bundle: bundle, readOnly: true)
