@@ -182,6 +182,35 @@ fileprivate typealias E = CoreStack.Expression
         #expect(rows.first?.objectID.entity === novel)
     }
 
+    @Test func unsupportedConstructsThrowInsteadOfCrashing() throws {
+        let l = try Library()
+        let bad: [P] = [
+            .comparison(CSComparison(.list([]), .equal, .constant(1))),
+            .comparison(CSComparison(.constant(1), .equal, .constant(1))),
+            .comparison(CSComparison(.key(""), .equal, .constant(1))),
+            .comparison(CSComparison(.key("title."), .equal, .constant("x"))),
+            .comparison(CSComparison(.key("@count"), .equal, .constant(1))),
+            .comparison(CSComparison(.key("authors.@count.name"), .equal, .constant(1))),
+            .comparison(CSComparison(.key("pages"), .in, .constant(3))),
+            .comparison(CSComparison(.key("pages"), .between, .list([.constant(1), .constant(2), .constant(3)]))),
+            .comparison(CSComparison(.key("authors"), .equal, .constant("x"))),
+            .comparison(CSComparison(.key("authors.name"), .equal, .keyPath("authors.name"))),
+            .comparison(CSComparison(.key("publisher"), .lessThan, .object(l.ace))),
+            .comparison(CSComparison(.evaluatedObject, .equal, .constant(3))),
+            .comparison(CSComparison(.key("title"), .equal, .evaluatedObject)),
+            .comparison(CSComparison(.key("blurb"), .beginsWith, .constant("x"))),
+            .comparison(CSComparison(.variable("x"), .equal, .constant(1))),
+        ]
+        for p in bad {
+            #expect(throws: CoreStackError.self, "\(p)") { try l.titles(p) }
+        }
+        // An invalid regular expression matches nothing; comparing two key paths works.
+        #expect(try l.titles(E.key("title").matches("[")) == [])
+        #expect(try l.titles(.comparison(CSComparison(.key("pages"), .greaterThan, .keyPath("rating")))).count == 2)
+        #expect(try l.titles(.comparison(CSComparison(.constant(300), .lessThan, .keyPath("pages")))) == ["Children of Dune", "Dune"])
+        #expect(try l.titles(.comparison(CSComparison(.constant("Dune"), .in, .keyPath("title")))) == ["Dune"])
+    }
+
     @Test func compiledSQLBindsEveryValue() throws {
         let lib = try LibraryStore()
         var compiler = SQLitePredicateCompiler(schema: lib.store.schema)
