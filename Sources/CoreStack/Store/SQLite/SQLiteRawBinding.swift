@@ -89,4 +89,51 @@ enum SQLiteRawBinding {
         }
         sqlite3_reset(h)
     }
+
+    // MARK: - Reading
+
+    /// Column `i` of the current row, as a value of an attribute of `type`.
+    static func column(_ h: SQLiteStatement, _ i: Int32, type: AttributeType) -> AttributeValue {
+        switch sqlite3_column_type(h, i) {
+        case SQLITE_NULL:
+            return .null
+        case SQLITE_INTEGER:
+            return SQLiteValueCodec.value(int64: sqlite3_column_int64(h, i), type: type)
+        case SQLITE_FLOAT:
+            return SQLiteValueCodec.value(double: sqlite3_column_double(h, i), type: type)
+        case SQLITE_TEXT:
+            guard let p = sqlite3_column_text(h, i) else { return .null }
+            let text = String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(h, i))), as: UTF8.self)
+            return SQLiteValueCodec.value(string: text, type: type)
+        default:
+            let count = Int(sqlite3_column_bytes(h, i))
+            guard count > 0, let p = sqlite3_column_blob(h, i) else { return SQLiteValueCodec.value(blob: Data(), type: type) }
+            return SQLiteValueCodec.value(blob: Data(bytes: p, count: count), type: type)
+        }
+    }
+
+    /// Column `i` as an integer, nil when NULL (or not a number).
+    static func int64(_ h: SQLiteStatement, _ i: Int32) -> Int64? {
+        switch sqlite3_column_type(h, i) {
+        case SQLITE_INTEGER: sqlite3_column_int64(h, i)
+        case SQLITE_FLOAT: Int64(exactly: sqlite3_column_double(h, i).rounded(.towardZero))
+        default: nil
+        }
+    }
+
+    /// Binds `arguments`, then calls `body` for each row of `statement`.
+    static func forEachRow(_ statement: Statement, arguments: [DatabaseValue], in db: Database, _ body: (SQLiteStatement) throws -> Void) throws {
+        try statement.setArguments(StatementArguments(arguments))
+        let h = statement.sqliteStatement
+        defer { sqlite3_reset(h) }
+        while true {
+            let code = sqlite3_step(h)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error \(code)"
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+            }
+            try body(h)
+        }
+    }
 }

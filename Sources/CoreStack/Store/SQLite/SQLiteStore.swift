@@ -367,17 +367,17 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         for e in inspection.structure.entities { numbers[e.name] = e.number }
         var diffs = SQLiteSchema(model: model, storeNumbers: numbers).differences(from: inspection.structure)
         if inspection.coreStackVersionName != nil {
+            // Written by CoreStack: the version hashes must be the model's.
             let stored = inspection.metadata.versionHashes
             for e in model.entities {
-                if let h = stored[e.name], h != e.versionHash {
-                    diffs.append("entity \(e.name): its version hash differs from the store's")
+                if let h = stored[e.name] {
+                    if h != e.versionHash { diffs.append("entity \(e.name): its version hash differs from the store's") }
+                } else {
+                    diffs.append("entity \(e.name): the store records no version hash for it")
                 }
             }
-            // Structure equal but hashes differ: still a mismatch.
-            if diffs.isEmpty == false || stored.keys.sorted() != model.entities.map(\.name).sorted() {
-                if stored.keys.sorted() != model.entities.map(\.name).sorted() {
-                    diffs.append("the store's version hashes name other entities than the model")
-                }
+            for name in stored.keys.sorted() where model.entity(named: name) == nil {
+                diffs.append("the store records a version hash for an entity \(name) the model does not have")
             }
         }
         return diffs
