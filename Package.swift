@@ -19,6 +19,7 @@ let package = Package(
             name: "CoreStack",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
