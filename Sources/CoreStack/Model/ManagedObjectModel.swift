@@ -179,7 +179,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         }
         e.allAttributes = attributes
         e.allRelationships = relationships
-        e.destinations = relationships.map { byName[$0.destinationEntityName]! }
+        // Every destination was checked above (inherited ones when the parent was resolved).
+        e.destinations = relationships.compactMap { byName[$0.destinationEntityName] }
         e.attributeSlots = Dictionary(uniqueKeysWithValues: attributes.enumerated().map { ($1.name, $0) })
         e.relationshipSlots = Dictionary(uniqueKeysWithValues: relationships.enumerated().map { ($1.name, $0) })
     }

@@ -39,7 +39,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     public func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
         try locked {
             let matching = try matchingIDs(request)
-            return matching.map { StoreRow(objectID: $0, snapshot: rows[$0]!) }  // IDs come from `rows`.
+            return matching.compactMap { id in rows[id].map { StoreRow(objectID: id, snapshot: $0) } }
         }
     }
 
