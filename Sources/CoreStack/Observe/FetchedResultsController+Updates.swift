@@ -73,6 +73,8 @@ extension FetchedResultsController {
         var plan = ChangePlan<T>()
         var seen = Set<ObjectIdentifier>()
         let context = managedObjectContext
+        // Objects still in the context and matching the predicate, whose keys are read next.
+        var live: [(object: T, old: RowKey?, reportUpdate: Bool)] = []
         func consider(_ mo: ManagedObject, gone: Bool, reportUpdate: Bool) {
             guard isCandidate(mo), let o = mo as? T, seen.insert(ObjectIdentifier(o)).inserted else { return }
             let old = rowKeys[ObjectIdentifier(o)]
@@ -82,24 +84,34 @@ extension FetchedResultsController {
             }
             let matches: Bool
             do { matches = try fetchRequest.predicate.map { try PredicateEvaluator.evaluate($0, on: o) } ?? true } catch { matches = false }
-            guard matches, let key = try? readKey(o) else {
-                if let old { plan.removals.append((o, old)) }
-                return
-            }
-            if let old {
-                if old != key {
-                    plan.moves.append((o, old, key))
-                } else if reportUpdate {
-                    plan.updates.append((o, key))
-                }
-            } else {
-                plan.insertions.append((o, key))
+            if matches {
+                live.append((o, old, reportUpdate))
+            } else if let old {
+                plan.removals.append((o, old))
             }
         }
         for o in deleted { consider(o, gone: true, reportUpdate: false) }
         for o in inserted { consider(o, gone: false, reportUpdate: true) }
         for o in updated { consider(o, gone: false, reportUpdate: true) }
         for o in recheck { consider(o, gone: false, reportUpdate: false) }
+        // Keys of faults come from their rows (they stay faults); one object that cannot be read
+        // (gone from the store) leaves the results.
+        let keys: [RowKey?] = (try? readKeys(live.map(\.object))) ?? live.map { try? readKey($0.object) }
+        for (entry, key) in zip(live, keys) {
+            guard let key else {
+                if let old = entry.old { plan.removals.append((entry.object, old)) }
+                continue
+            }
+            if let old = entry.old {
+                if old != key {
+                    plan.moves.append((entry.object, old, key))
+                } else if entry.reportUpdate {
+                    plan.updates.append((entry.object, key))
+                }
+            } else {
+                plan.insertions.append((entry.object, key))
+            }
+        }
         guard !plan.isEmpty else { return }
         do {
             let report = try perform(plan)
