@@ -22,8 +22,18 @@ public protocol EntityMonitorDelegate<Object>: AnyObject {
     func entityMonitor(_ monitor: EntityMonitor<Object>, didUpdate objects: Set<Object>)
 }
 
+/// Empty defaults, so a delegate implements only what it needs:
+///
+/// ```swift
+/// final class NewBooks: EntityMonitorDelegate {
+///     func entityMonitor(_ m: EntityMonitor<Book>, didInsert objects: Set<Book>) { print(objects.count) }
+/// }
+/// ```
 extension EntityMonitorDelegate {
+    /// Does nothing.
     public func entityMonitor(_ monitor: EntityMonitor<Object>, didInsert objects: Set<Object>) {}
+    /// Does nothing.
     public func entityMonitor(_ monitor: EntityMonitor<Object>, didDelete objects: Set<Object>) {}
+    /// Does nothing.
     public func entityMonitor(_ monitor: EntityMonitor<Object>, didUpdate objects: Set<Object>) {}
 }

@@ -80,6 +80,7 @@ extension FetchedResultsController {
                 func value(_ slot: Int) -> AttributeValue { slot < values.count ? values[slot] : .null }
                 let sort = zip(descriptors, slots.sort).map { d, slot in d.sortValue(value(slot)) }
                 out[i] = RowKey(section: slots.section.map(value) ?? .null, sort: sort)
+                keyReadCount += 1
             }
         }
         return try objects.enumerated().map { i, o in try out[i] ?? readKey(o) }
@@ -87,6 +88,7 @@ extension FetchedResultsController {
 
     /// The keys of one object, as it is now (firing its fault if needed).
     func readKey(_ o: T) throws -> RowKey {
+        keyReadCount += 1
         let sort = try ManagedObjectContext.sortValues(of: o, by: descriptors)
         let section: AttributeValue
         if let provider = sectionNameProvider {

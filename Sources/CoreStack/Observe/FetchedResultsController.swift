@@ -70,6 +70,8 @@ public final class FetchedResultsController<T: ManagedObject> {
     var plainKeys: PlainKeyPlan?
     var observationTokens: [ObservationToken] = []
     var flattened: [T]?
+    /// How many objects' keys the controller has read (for tests of the incremental cost).
+    var keyReadCount = 0
     let broadcaster = EventBroadcaster<FetchedResultsEvent>()
 
     /// A controller whose sections are named by the value at `sectionNameKeyPath` (one unnamed

@@ -35,11 +35,25 @@ public protocol FetchedResultsControllerDelegate<Object>: AnyObject {
     func controller(_ controller: FetchedResultsController<Object>, sectionIndexTitleForSectionName name: String) -> String?
 }
 
+/// Empty defaults, so a delegate implements only what it needs:
+///
+/// ```swift
+/// final class Counter: FetchedResultsControllerDelegate {
+///     var batches = 0
+///     func controllerDidChangeContent(_ c: FetchedResultsController<Book>) { batches += 1 }
+/// }
+/// ```
 extension FetchedResultsControllerDelegate {
+    /// Does nothing.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<Object>) {}
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<Object>, didChange change: FetchedResultsChange<Object>) {}
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<Object>, didChangeSection change: FetchedResultsSectionChange<Object>) {}
+    /// Does nothing.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<Object>) {}
+    /// Does nothing.
     public func controllerDidPerformFetch(_ controller: FetchedResultsController<Object>) {}
+    /// Keeps the default index title (nil).
     public func controller(_ controller: FetchedResultsController<Object>, sectionIndexTitleForSectionName name: String) -> String? { nil }
 }

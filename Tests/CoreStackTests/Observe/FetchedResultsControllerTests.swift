@@ -363,3 +363,43 @@ struct FetchedResultsControllerTests {
         }
     }
 }
+
+@Suite("FetchedResultsController at scale")
+struct FetchedResultsControllerScaleTests {
+    @Test("a change to one object among 100,000 reads one object's keys: a search and a move, no refetch")
+    func oneChangeAmongMany() throws {
+        let stack = try TestStack()
+        let context = stack.context
+        let n = 100_000
+        try context.performAndWait {
+            for i in 0..<n {
+                let b = try Book(context: context)
+                b.title = String(format: "Book %06d", i)
+                b.pages = i
+            }
+            try context.save()
+        }
+        let reader = stack.newContext("reader")
+        var request = FetchRequest<Book>(entityName: "Book", sortDescriptors: [SortDescriptor("title")])
+        request.fetchBatchSize = 50
+        let controller = FetchedResultsController(fetchRequest: request, context: reader, sectionNameKeyPath: "pages")
+        let recorder = RecordingDelegate()
+        controller.delegate = recorder
+        try reader.performAndWait {
+            try controller.performFetch()
+            #expect(controller.count == n)
+            #expect(controller.sectionCount == n)
+            #expect(controller.fetchedObjects.allSatisfy { $0.isFault })
+            let before = controller.keyReadCount
+            let book = try controller.object(at: [10, 0])
+            book.title = "Book 999999"  // from section 10 … the sections follow pages, so it stays there
+            book.pages = n + 1  // … until its pages move it to the end
+            reader.processPendingChanges()
+            #expect(controller.keyReadCount == before + 1)
+            #expect(recorder.allObjectChanges.count == 1)
+            #expect(recorder.allSectionChanges.count == 2)
+            #expect(controller.indexPath(for: book) == IndexPath(row: 0, section: n - 1))
+            #expect(controller.fetchedObjects.filter { !$0.isFault }.count == 50)
+        }
+    }
+}
