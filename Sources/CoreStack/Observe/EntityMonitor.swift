@@ -135,3 +135,8 @@ public final class EntityMonitor<T: ManagedObject> {
         }
     }
 }
+
+/// Not `Sendable`: an entity monitor belongs to its context's queue, like managed objects.
+/// Hand its `events()` stream (which is `Sendable`) to other tasks instead.
+@available(*, unavailable)
+extension EntityMonitor: Sendable {}

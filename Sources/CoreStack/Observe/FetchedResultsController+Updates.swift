@@ -113,12 +113,17 @@ extension FetchedResultsController {
             }
         }
         guard !plan.isEmpty else { return }
+        let streaming = broadcaster.hasListeners
+        delegate?.controllerWillChangeContent(self)
+        if streaming { broadcaster.send(.willChangeContent) }
         do {
             let report = try perform(plan)
-            deliver(report)
+            deliver(report, streaming: streaming)
         } catch {
             // The results and the keys disagree (cannot happen unless objects changed without a
-            // notification): start over rather than report wrong index paths.
+            // notification): close the batch and start over rather than report wrong index paths.
+            delegate?.controllerDidChangeContent(self)
+            if streaming { broadcaster.send(.didChangeContent) }
             reloadAfterReset()
         }
     }
@@ -225,10 +230,8 @@ extension FetchedResultsController {
         return report
     }
 
-    private func deliver(_ report: ChangeReport<T>) {
-        let streaming = broadcaster.hasListeners
-        delegate?.controllerWillChangeContent(self)
-        if streaming { broadcaster.send(.willChangeContent) }
+    /// Reports a batch's changes and its end (its start was reported before it was applied).
+    private func deliver(_ report: ChangeReport<T>, streaming: Bool) {
         for (info, index) in report.sectionDeletes {
             let change = FetchedResultsSectionChange<T>.delete(info, at: index)
             delegate?.controller(self, didChangeSection: change)

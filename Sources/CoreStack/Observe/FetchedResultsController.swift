@@ -249,3 +249,8 @@ public final class FetchedResultsController<T: ManagedObject> {
         broadcaster.stream()
     }
 }
+
+/// Not `Sendable`: a fetched-results controller belongs to its context's queue, like managed objects.
+/// Hand its `events()` stream (which is `Sendable`) to other tasks instead.
+@available(*, unavailable)
+extension FetchedResultsController: Sendable {}

@@ -84,10 +84,13 @@ final class RecordingDelegate: FetchedResultsControllerDelegate {
     var willCount = 0
     var didCount = 0
     var fetchCount = 0
+    /// The controller's count when each batch began (the old results).
+    var countsAtWill: [Int] = []
     private var current: Batch?
 
     func controllerWillChangeContent(_ controller: FetchedResultsController<Book>) {
         willCount += 1
+        countsAtWill.append(controller.count)
         current = Batch()
     }
 

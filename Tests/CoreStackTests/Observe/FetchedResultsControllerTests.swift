@@ -75,6 +75,7 @@ struct FetchedResultsControllerTests {
         }
         #expect(h.recorder.willCount == 1)
         #expect(h.recorder.didCount == 1)
+        #expect(h.recorder.countsAtWill == [100])  // will-change sees the old results
         let changes = h.recorder.allObjectChanges
         #expect(changes.count == 1)
         guard case let .insert(book, at: path)? = changes.first else {
