@@ -175,27 +175,25 @@ extension ManagedObjectContext {
         let objects = try ids.map { try object(with: $0) }
         let faults = objects.filter(\.isFault)
         if !faults.isEmpty { try fireFaults(faults) }
-        let keys = try objects.map { o in
-            try descriptors.map { d -> AttributeValue in
-                let v = try ObjectSubject(object: o).value(forKeyPath: d.key.split(separator: ".").map(String.init))
-                guard case let .scalar(s) = v else { return .null }
-                switch (d.comparison, s) {
-                case let (.caseInsensitive, .string(str)): return .string(StringMatching.fold(str, options: .caseInsensitive))
-                case let (.caseAndDiacriticInsensitive, .string(str)):
-                    return .string(StringMatching.fold(str, options: [.caseInsensitive, .diacriticInsensitive]))
-                default: return s
-                }
-            }
-        }
+        let keys = try objects.map { try Self.sortValues(of: $0, by: descriptors) }
         let order = ids.indices.sorted { a, b in
-            for (i, d) in descriptors.enumerated() {
-                let r = keys[a][i].compare(to: keys[b][i]) ?? .orderedSame
-                if r == .orderedSame { continue }
-                return d.ascending ? r == .orderedAscending : r == .orderedDescending
+            switch SortDescriptor.compare(keys[a], keys[b], by: descriptors) {
+            case .orderedAscending: true
+            case .orderedDescending: false
+            case .orderedSame: a < b
             }
-            return a < b
         }
         return order.map { ids[$0] }
+    }
+
+    /// The values an object sorts by under `descriptors`, strings folded as each descriptor asks
+    /// (shared by in-memory sorting and the fetched-results controller).
+    static func sortValues(of o: ManagedObject, by descriptors: [SortDescriptor]) throws -> [AttributeValue] {
+        try descriptors.map { d in
+            let v = try ObjectSubject(object: o).value(forKeyPath: d.key.split(separator: ".").map(String.init))
+            guard case let .scalar(s) = v else { return .null }
+            return d.sortValue(s)
+        }
     }
 
     /// Fires many faults in one trip to the parent or store.
@@ -241,5 +239,29 @@ extension ManagedObjectContext {
         }
         try fireFaults(next)
         try prefetch(path.dropFirst(), for: next)
+    }
+}
+
+extension SortDescriptor {
+    /// A value as this descriptor compares it: strings folded for the case-insensitive comparisons.
+    func sortValue(_ value: AttributeValue) -> AttributeValue {
+        switch (comparison, value) {
+        case let (.caseInsensitive, .string(str)): .string(StringMatching.fold(str, options: .caseInsensitive))
+        case let (.caseAndDiacriticInsensitive, .string(str)):
+            .string(StringMatching.fold(str, options: [.caseInsensitive, .diacriticInsensitive]))
+        default: value
+        }
+    }
+
+    /// Orders two rows of sort values (from ``sortValue(_:)``) by `descriptors`, directions applied:
+    /// values compare with ``AttributeValue/compare(to:)`` (nil first, code-point strings; unrelated
+    /// kinds tie). `.orderedSame` when every key ties.
+    static func compare(_ a: [AttributeValue], _ b: [AttributeValue], by descriptors: [SortDescriptor]) -> ComparisonResult {
+        for (i, d) in descriptors.enumerated() where i < a.count && i < b.count {
+            let r = a[i].compare(to: b[i]) ?? .orderedSame
+            if r == .orderedSame { continue }
+            return d.ascending ? r : (r == .orderedAscending ? .orderedDescending : .orderedAscending)
+        }
+        return .orderedSame
     }
 }

@@ -83,18 +83,20 @@ extension ManagedObjectContext {
     }
 
     func rekey(_ objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
+        var rekeyedInserted = false
         for o in objects {
             guard let p = map[o.objectID] else { continue }
             let t = o.objectID
             registered[t] = nil
             registered[p] = o
-            if insertedObjects[t] != nil {
-                let i = insertedObjects.index(forKey: t)
-                insertedObjects[t] = nil
-                if let i { insertedObjects.updateValue(o, forKey: p, insertingAt: i) } else { insertedObjects[p] = o }
-            }
+            if insertedObjects[t] != nil { rekeyedInserted = true }
             if updatedObjects[t] != nil { updatedObjects[t] = nil; updatedObjects[p] = o }
             o.objectID = p
+        }
+        // Rebuilt once, in the same order: removing and inserting keys one by one is linear each.
+        if rekeyedInserted {
+            insertedObjects = OrderedDictionary(
+                insertedObjects.map { ($0.value.objectID, $0.value) }, uniquingKeysWith: { first, _ in first })
         }
     }
 

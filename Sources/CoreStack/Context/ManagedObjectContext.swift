@@ -309,6 +309,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     private func markDeleted(_ object: ManagedObject) {
         let id = object.objectID
+        pendingChanges.updated[id] = nil
         if object.changeState == .inserted {
             insertedObjects[id] = nil
             pendingChanges.inserted[id] = nil
@@ -332,7 +333,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             object.changeState = .updated
             updatedObjects[id] = object
         }
-        if object.changeState != .inserted { pendingChanges.updated[id] = object }
+        // Inserted objects too: a change after their insertion was announced is an update
+        // (processPendingChanges leaves out objects inserted in the same batch).
+        pendingChanges.updated[id] = object
     }
 
     // MARK: Faulting
