@@ -1,0 +1,425 @@
+import Foundation
+import GRDB
+
+/// Compiles a ``Predicate`` and sort descriptors to SQL over Core Data's layout.
+///
+/// Every value becomes a bound parameter and every key is checked against the model, so neither
+/// values nor key names can inject SQL. String operators and `[c]`/`[d]` options go through the
+/// functions of ``SQLiteFunctions`` (``StringMatching``), so SQL and in-memory evaluation agree.
+/// Key paths through to-one relationships become scalar subqueries (nil when the relationship is
+/// empty); to-many key paths become `EXISTS` subqueries (`ANY`, the default) or `NOT EXISTS … NOT`
+/// (`ALL`); `rel.@count` a `COUNT(*)` subquery.
+struct SQLitePredicateCompiler {
+    let schema: SQLiteSchema
+    /// The bound values, in the order of the `?` in the SQL produced so far.
+    private(set) var arguments: [DatabaseValue] = []
+    private var aliasCounter = 0
+
+    init(schema: SQLiteSchema) {
+        self.schema = schema
+    }
+
+    private enum Step {
+        case attribute(AttributeDescription, column: String)
+        case toOne(RelationshipDescription, SQLiteSchema.ToOneMapping, destination: EntityDescription)
+        case toMany(RelationshipDescription, SQLiteSchema.ToManyMapping, destination: EntityDescription)
+        case count
+    }
+
+    /// What a scalar expression is, for type checks.
+    private enum Kind {
+        case attribute(AttributeDescription)
+        case object(EntityDescription)
+        case count
+    }
+
+    private mutating func newAlias() -> String {
+        aliasCounter += 1
+        return "t\(aliasCounter)"
+    }
+
+    private mutating func bind(_ value: DatabaseValue) -> String {
+        arguments.append(value)
+        return "?"
+    }
+
+    // MARK: - Predicates
+
+    /// The SQL condition for `predicate` over rows of `entity` in the table aliased `alias`.
+    mutating func compile(_ predicate: Predicate, entity: EntityDescription, alias: String) throws -> String {
+        switch predicate {
+        case let .constant(b):
+            return b ? "1" : "0"
+        case let .and(ps):
+            if ps.isEmpty { return "1" }
+            return "(" + (try ps.map { try compile($0, entity: entity, alias: alias) }).joined(separator: " AND ") + ")"
+        case let .or(ps):
+            if ps.isEmpty { return "0" }
+            return "(" + (try ps.map { try compile($0, entity: entity, alias: alias) }).joined(separator: " OR ") + ")"
+        case let .not(p):
+            return "NOT COALESCE((\(try compile(p, entity: entity, alias: alias))), 0)"
+        case let .comparison(c):
+            return try comparison(c, entity: entity, alias: alias)
+        }
+    }
+
+    private func flipped(_ op: Comparison.Operator) -> Comparison.Operator? {
+        switch op {
+        case .equal, .notEqual: op
+        case .lessThan: .greaterThan
+        case .lessThanOrEqual: .greaterThanOrEqual
+        case .greaterThan: .lessThan
+        case .greaterThanOrEqual: .lessThanOrEqual
+        default: nil
+        }
+    }
+
+    private mutating func comparison(_ original: Comparison, entity: EntityDescription, alias: String) throws -> String {
+        var c = original
+        if case let .variable(v) = c.left { throw CoreStackError.invalidPredicate("the variable $\(v) was not substituted") }
+        if case let .variable(v) = c.right { throw CoreStackError.invalidPredicate("the variable $\(v) was not substituted") }
+        // Put the key path on the left.
+        switch (c.left, c.right) {
+        case (.keyPath, _), (.evaluatedObject, _):
+            break
+        case (_, .keyPath), (_, .evaluatedObject):
+            if c.op == .in {
+                c = Comparison(c.right, .equal, c.left, options: c.options, modifier: .any)
+            } else if let op = flipped(c.op) {
+                c = Comparison(c.right, op, c.left, options: c.options, modifier: c.modifier)
+            } else {
+                throw CoreStackError.invalidPredicate("\(c.op.rawValue) needs a key path on its left side")
+            }
+        default:
+            throw CoreStackError.invalidPredicate("a comparison needs a key path or SELF on one side")
+        }
+        switch c.left {
+        case .evaluatedObject:
+            return try compare(lhs: "\(alias).Z_PK", kind: .object(entity), c, entity: entity, alias: alias)
+        case let .keyPath(path):
+            let comps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            return try condition(comps[...], entity: entity, alias: alias, c, fullPath: path, rootEntity: entity, rootAlias: alias)
+        default:
+            throw CoreStackError.invalidPredicate("unsupported left side of \(c.op.rawValue)")
+        }
+    }
+
+    private func step(_ name: String, of entity: EntityDescription, fullPath: String) throws -> Step {
+        let mapping = try schema.mapping(for: entity)
+        if let slot = entity.attributeSlots[name] {
+            let a = entity.allAttributes[slot]
+            guard let column = mapping.attributeColumns[slot] else {
+                throw CoreStackError.invalidPredicate("\(entity.name).\(name) is transient and cannot be fetched on")
+            }
+            return .attribute(a, column: column)
+        }
+        if let slot = entity.relationshipSlots[name] {
+            let r = entity.allRelationships[slot]
+            let dest = entity.destinations[slot]
+            if let m = mapping.toOne[slot] { return .toOne(r, m, destination: dest) }
+            if let m = mapping.toMany[slot] { return .toMany(r, m, destination: dest) }
+            throw CoreStackError.invalidPredicate("\(entity.name).\(name) is transient and cannot be fetched on")
+        }
+        throw CoreStackError.unknownKey(entity: entity.name, key: name)
+    }
+
+    /// `(from, where)` of the rows a to-many relationship of `alias` reaches, aliased `d`.
+    private func toManySource(_ m: SQLiteSchema.ToManyMapping, destination: EntityDescription, alias: String, d: String) throws -> (String, String) {
+        let destMapping = try schema.mapping(for: destination)
+        var restriction = ""
+        if destMapping.tableIsShared && destination.superentity != nil {
+            restriction = " AND \(d).Z_ENT IN (\(destMapping.numbersWithSubentities.map(String.init).joined(separator: ", ")))"
+        }
+        switch m {
+        case let .foreignKey(table, column, _):
+            return ("\(table) \(d)", "\(d).\(column) = \(alias).Z_PK" + restriction)
+        case let .join(index, src, dst, _):
+            let jt = schema.joinTables[index].table.name
+            let j = d + "j"
+            return ("\(jt) \(j) JOIN \(destMapping.table) \(d) ON \(d).Z_PK = \(j).\(dst)", "\(j).\(src) = \(alias).Z_PK" + restriction)
+        }
+    }
+
+    private mutating func condition(
+        _ comps: ArraySlice<String>, entity: EntityDescription, alias: String, _ c: Comparison, fullPath: String,
+        rootEntity: EntityDescription, rootAlias: String
+    ) throws -> String {
+        guard let name = comps.first else { throw CoreStackError.invalidPredicate("empty key path") }
+        let rest = comps.dropFirst()
+        if name == "@count" {
+            throw CoreStackError.invalidPredicate("@count must follow a to-many relationship in \"\(fullPath)\"")
+        }
+        // No to-many ahead: a scalar value.
+        if try !pathHasToMany(comps, entity: entity, fullPath: fullPath) {
+            let (sql, kind) = try scalar(comps, entity: entity, alias: alias, fullPath: fullPath)
+            return try compare(lhs: sql, kind: kind, c, entity: rootEntity, alias: rootAlias)
+        }
+        switch try step(name, of: entity, fullPath: fullPath) {
+        case let .toOne(_, m, dest):
+            let t = newAlias()
+            let destTable = try schema.mapping(for: dest).table
+            let inner = try condition(rest, entity: dest, alias: t, c, fullPath: fullPath, rootEntity: rootEntity, rootAlias: rootAlias)
+            return "EXISTS (SELECT 1 FROM \(destTable) \(t) WHERE \(t).Z_PK = \(alias).\(m.column) AND (\(inner)))"
+        case let .toMany(_, m, dest):
+            let d = newAlias()
+            let (from, link) = try toManySource(m, destination: dest, alias: alias, d: d)
+            if rest.first == "@count" {
+                guard rest.count == 1 else {
+                    throw CoreStackError.invalidPredicate("nothing may follow @count in \"\(fullPath)\"")
+                }
+                return try compare(lhs: "(SELECT COUNT(*) FROM \(from) WHERE \(link))", kind: .count, c, entity: rootEntity, alias: rootAlias)
+            }
+            let inner: String
+            if rest.isEmpty {
+                inner = try compare(lhs: "\(d).Z_PK", kind: .object(dest), c, entity: rootEntity, alias: rootAlias)
+            } else {
+                inner = try condition(rest, entity: dest, alias: d, c, fullPath: fullPath, rootEntity: rootEntity, rootAlias: rootAlias)
+            }
+            if c.modifier == .all {
+                return "NOT EXISTS (SELECT 1 FROM \(from) WHERE \(link) AND NOT COALESCE((\(inner)), 0))"
+            }
+            return "EXISTS (SELECT 1 FROM \(from) WHERE \(link) AND (\(inner)))"
+        case .attribute, .count:
+            throw CoreStackError.invalidPredicate("\"\(fullPath)\" continues past an attribute")
+        }
+    }
+
+    private func pathHasToMany(_ comps: ArraySlice<String>, entity: EntityDescription, fullPath: String) throws -> Bool {
+        var e = entity
+        for (i, name) in comps.enumerated() {
+            switch try step(name, of: e, fullPath: fullPath) {
+            case .toMany: return true
+            case let .toOne(_, _, dest): e = dest
+            case .attribute:
+                if i != comps.count - 1 {
+                    throw CoreStackError.invalidPredicate("\"\(fullPath)\" continues past the attribute \(e.name).\(name)")
+                }
+            case .count: break
+            }
+        }
+        return false
+    }
+
+    /// A scalar expression for a key path of attributes and to-ones (nil when a to-one is empty).
+    private mutating func scalar(_ comps: ArraySlice<String>, entity: EntityDescription, alias: String, fullPath: String) throws -> (String, Kind) {
+        guard let name = comps.first else { throw CoreStackError.invalidPredicate("empty key path") }
+        let rest = comps.dropFirst()
+        switch try step(name, of: entity, fullPath: fullPath) {
+        case let .attribute(a, column):
+            guard rest.isEmpty else {
+                throw CoreStackError.invalidPredicate("\"\(fullPath)\" continues past the attribute \(entity.name).\(name)")
+            }
+            return ("\(alias).\(column)", .attribute(a))
+        case let .toOne(_, m, dest):
+            if rest.isEmpty { return ("\(alias).\(m.column)", .object(dest)) }
+            let t = newAlias()
+            let destTable = try schema.mapping(for: dest).table
+            let (inner, kind) = try scalar(rest, entity: dest, alias: t, fullPath: fullPath)
+            return ("(SELECT \(inner) FROM \(destTable) \(t) WHERE \(t).Z_PK = \(alias).\(m.column))", kind)
+        case .toMany:
+            throw CoreStackError.invalidPredicate("\"\(fullPath)\" goes through a to-many relationship; it needs ANY, ALL or @count")
+        case .count:
+            throw CoreStackError.invalidPredicate("@count must follow a to-many relationship in \"\(fullPath)\"")
+        }
+    }
+
+    // MARK: - Comparing a value
+
+    private static func describe(_ kind: Kind) -> String {
+        switch kind {
+        case let .attribute(a): "\(a.name) (\(a.type.xcodeName))"
+        case let .object(e): "a \(e.name) object"
+        case .count: "a count"
+        }
+    }
+
+    /// Binds a constant compared with a value of `kind`, checking its type.
+    private mutating func bindConstant(_ v: AttributeValue, kind: Kind, entity: EntityDescription, c: Comparison) throws -> String {
+        func mismatch() -> CoreStackError {
+            .invalidPredicate(
+                "\(entity.name): cannot compare \(Self.describe(kind)) with \(v.kindDescription) (\(v)) using \(c.op.rawValue)")
+        }
+        switch kind {
+        case .count:
+            guard let i = v.integerValue ?? v.doubleValue.map({ Int64($0.rounded(.down)) }) else { throw mismatch() }
+            if case let .double(d) = v { return bind(d.databaseValue) }
+            return bind(i.databaseValue)
+        case .object:
+            throw mismatch()
+        case let .attribute(a):
+            switch a.type {
+            case .integer16, .integer32, .integer64, .double, .float, .decimal:
+                switch v {
+                case let .integer(i): return bind(i.databaseValue)
+                case let .double(d): return bind(d.databaseValue)
+                case let .bool(b): return bind((b ? 1 : 0).databaseValue)
+                case .decimal: return bind(SQLiteValueCodec.databaseValue(v, type: .decimal))
+                default: throw mismatch()
+                }
+            case .boolean:
+                guard let b = v.boolValue else { throw mismatch() }
+                return bind((b ? 1 : 0).databaseValue)
+            case .string:
+                guard let s = v.stringValue else { throw mismatch() }
+                return bind(s.databaseValue)
+            case .uri:
+                if let u = v.urlValue { return bind(u.absoluteString.databaseValue) }
+                guard let s = v.stringValue else { throw mismatch() }
+                return bind(s.databaseValue)
+            case .date:
+                guard let d = v.dateValue else { throw mismatch() }
+                return bind(d.timeIntervalSinceReferenceDate.databaseValue)
+            case .uuid:
+                guard let u = v.uuidValue else { throw mismatch() }
+                return bind(SQLiteValueCodec.uuidData(u).databaseValue)
+            case .binaryData, .transformable:
+                guard let d = v.dataValue else { throw mismatch() }
+                return bind(d.databaseValue)
+            case .undefined, .objectID:
+                throw mismatch()
+            }
+        }
+    }
+
+    private mutating func bindObject(_ id: ManagedObjectID, kind: Kind, entity: EntityDescription, c: Comparison) throws -> String {
+        guard case let .object(dest) = kind else {
+            throw CoreStackError.invalidPredicate("\(entity.name): cannot compare \(Self.describe(kind)) with the object \(id)")
+        }
+        guard id.entity.name == dest.name || id.entity.isKind(of: dest) || (try? schema.mapping(for: id.entity))?.entity.isKind(of: dest) == true else {
+            throw CoreStackError.invalidPredicate("\(entity.name): \(id) is not a \(dest.name) object")
+        }
+        // A temporary object is not in the store: a key no row has.
+        return bind((id.primaryKey ?? -1).databaseValue)
+    }
+
+    private func isString(_ kind: Kind) -> Bool {
+        if case let .attribute(a) = kind { return a.type == .string || a.type == .uri }
+        return false
+    }
+
+    private mutating func bindOperand(_ e: Expression, kind: Kind, entity: EntityDescription, alias: String, c: Comparison) throws -> String {
+        switch e {
+        case let .constant(v): return try bindConstant(v, kind: kind, entity: entity, c: c)
+        case let .object(id): return try bindObject(id, kind: kind, entity: entity, c: c)
+        case .evaluatedObject:
+            guard case .object = kind else { throw CoreStackError.invalidPredicate("SELF compared with \(Self.describe(kind))") }
+            return "\(alias).Z_PK"
+        case let .keyPath(path):
+            let comps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            if try pathHasToMany(comps[...], entity: entity, fullPath: path) {
+                throw CoreStackError.invalidPredicate("the right side \"\(path)\" must not go through a to-many relationship")
+            }
+            let (sql, rkind) = try scalar(comps[...], entity: entity, alias: alias, fullPath: path)
+            switch (kind, rkind) {
+            case let (.attribute(a), .attribute(b)):
+                let compatible = a.type == b.type || (a.type.isNumeric && b.type.isNumeric) || (isString(kind) && isString(rkind))
+                guard compatible else {
+                    throw CoreStackError.invalidPredicate("\(entity.name): cannot compare \(Self.describe(kind)) with \(Self.describe(rkind))")
+                }
+            case (.object, .object), (.count, _):
+                break
+            default:
+                throw CoreStackError.invalidPredicate("\(entity.name): cannot compare \(Self.describe(kind)) with \(Self.describe(rkind))")
+            }
+            return sql
+        case .list:
+            throw CoreStackError.invalidPredicate("a list can only follow IN or BETWEEN")
+        case let .variable(v):
+            throw CoreStackError.invalidPredicate("the variable $\(v) was not substituted")
+        }
+    }
+
+    private func isNull(_ e: Expression) -> Bool {
+        if case .constant(.null) = e { return true }
+        return false
+    }
+
+    private mutating func compare(lhs: String, kind: Kind, _ c: Comparison, entity: EntityDescription, alias: String) throws -> String {
+        let opts = c.options.rawValue
+        let stringOps: [Comparison.Operator: String] = [
+            .beginsWith: "beginswith", .endsWith: "endswith", .like: "like", .matches: "matches", .contains: "contains",
+        ]
+        if let fn = stringOps[c.op] {
+            if c.op == .contains, case .object = kind {
+                // `relationship CONTAINS object` on a to-many already unrolled: equality.
+                return "\(lhs) = \(try bindOperand(c.right, kind: kind, entity: entity, alias: alias, c: c))"
+            }
+            guard isString(kind) else {
+                throw CoreStackError.invalidPredicate("\(entity.name): \(c.op.rawValue) needs a String, not \(Self.describe(kind))")
+            }
+            if isNull(c.right) { return "0" }
+            let rhs = try bindOperand(c.right, kind: kind, entity: entity, alias: alias, c: c)
+            return "cs_match('\(fn)', \(lhs), \(rhs), \(opts))"
+        }
+        switch c.op {
+        case .equal, .notEqual:
+            let eq = c.op == .equal
+            if isNull(c.right) { return "\(lhs) IS \(eq ? "" : "NOT ")NULL" }
+            let rhs = try bindOperand(c.right, kind: kind, entity: entity, alias: alias, c: c)
+            if !c.options.isEmpty && isString(kind) {
+                let m = "cs_match('equals', \(lhs), \(rhs), \(opts))"
+                return eq ? m : "COALESCE(\(m), 0) = 0"
+            }
+            return eq ? "\(lhs) = \(rhs)" : "\(lhs) IS NOT \(rhs)"
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            if isNull(c.right) { return "0" }
+            let rhs = try bindOperand(c.right, kind: kind, entity: entity, alias: alias, c: c)
+            if case .object = kind { throw CoreStackError.invalidPredicate("\(entity.name): objects cannot be ordered with \(c.op.rawValue)") }
+            if !c.options.isEmpty && isString(kind) {
+                return "cs_fold(\(lhs), \(opts)) \(c.op.rawValue) cs_fold(\(rhs), \(opts))"
+            }
+            return "\(lhs) \(c.op.rawValue) \(rhs)"
+        case .in:
+            guard case let .list(items) = c.right else {
+                throw CoreStackError.invalidPredicate("IN needs a list on its right side")
+            }
+            var terms: [String] = []
+            var values: [String] = []
+            for item in items {
+                if isNull(item) { terms.append("\(lhs) IS NULL"); continue }
+                let v = try bindOperand(item, kind: kind, entity: entity, alias: alias, c: c)
+                if !c.options.isEmpty && isString(kind) {
+                    terms.append("cs_match('equals', \(lhs), \(v), \(opts))")
+                } else {
+                    values.append(v)
+                }
+            }
+            if !values.isEmpty { terms.append("\(lhs) IN (\(values.joined(separator: ", ")))") }
+            return terms.isEmpty ? "0" : "(" + terms.joined(separator: " OR ") + ")"
+        case .between:
+            guard case let .list(items) = c.right, items.count == 2 else {
+                throw CoreStackError.invalidPredicate("BETWEEN needs a list of two values")
+            }
+            if items.contains(where: isNull) { return "0" }
+            if case .object = kind { throw CoreStackError.invalidPredicate("\(entity.name): objects cannot be compared with BETWEEN") }
+            let lo = try bindOperand(items[0], kind: kind, entity: entity, alias: alias, c: c)
+            let hi = try bindOperand(items[1], kind: kind, entity: entity, alias: alias, c: c)
+            if !c.options.isEmpty && isString(kind) {
+                return "cs_fold(\(lhs), \(opts)) BETWEEN cs_fold(\(lo), \(opts)) AND cs_fold(\(hi), \(opts))"
+            }
+            return "\(lhs) BETWEEN \(lo) AND \(hi)"
+        default:
+            throw CoreStackError.invalidPredicate("\(c.op.rawValue) is not supported here")
+        }
+    }
+
+    // MARK: - Sorting
+
+    /// The ORDER BY term of a sort descriptor.
+    mutating func orderTerm(_ sort: SortDescriptor, entity: EntityDescription, alias: String) throws -> String {
+        let comps = sort.key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if try pathHasToMany(comps[...], entity: entity, fullPath: sort.key) {
+            throw CoreStackError.invalidFetchRequest("cannot sort on \"\(sort.key)\": it goes through a to-many relationship")
+        }
+        var (sql, kind) = try scalar(comps[...], entity: entity, alias: alias, fullPath: sort.key)
+        if isString(kind) {
+            switch sort.comparison {
+            case .default: break
+            case .caseInsensitive: sql = "cs_fold(\(sql), \(Comparison.Options.caseInsensitive.rawValue))"
+            case .caseAndDiacriticInsensitive:
+                sql = "cs_fold(\(sql), \(Comparison.Options([.caseInsensitive, .diacriticInsensitive]).rawValue))"
+            }
+        }
+        return sql + (sort.ascending ? " ASC" : " DESC")
+    }
+}

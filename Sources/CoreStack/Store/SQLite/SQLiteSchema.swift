@@ -1,0 +1,443 @@
+import Foundation
+
+/// How a model maps onto Core Data's SQLite layout (spec/coredata-sqlite-format.md): tables,
+/// columns, join tables, indexes, and for every entity where each of its properties lives.
+///
+/// Entity numbers (`Z_ENT`) come from the store's `Z_PRIMARYKEY` table when one exists (matched by
+/// entity name), otherwise from the model's own numbering (which follows Core Data's rule).
+///
+/// Mappings CoreStack had to choose (Core Data's own choice is unverified or unknown):
+/// - A to-many relationship without an inverse is stored in a join table `Z_<n><REL>` (n: the
+///   source entity's number) with the columns `Z_<n>SOURCE` (source keys) and `Z_<m><REL>`
+///   (destination keys, m: the destination's number), plus `Z_FOK_<m><REL>` when ordered.
+/// - A many-to-many join table is named after the relationship whose entity has the lower number
+///   (on a tie, the greater name); columns `Z_<n><REL>` hold the keys of `REL`'s destination.
+///   When reading a store, join tables are found by their columns, not by this name.
+/// - The order column of an ordered many-to-many is `Z_FOK_` + the destination column without `Z_`.
+struct SQLiteSchema: Sendable {
+    /// A column of a table.
+    struct Column: Sendable, Hashable {
+        var name: String
+        var type: String
+    }
+
+    /// A table: an entity tree's table or a join table.
+    struct Table: Sendable {
+        var name: String
+        var columns: [Column]
+        /// For join tables: the composite primary key.
+        var primaryKey: [String]?
+        var columnNames: Set<String> { Set(columns.map(\.name)) }
+    }
+
+    /// An index the schema creates.
+    struct Index: Sendable {
+        var name: String
+        var table: String
+        /// Column terms as written (`ZTITLE`, `ZTITLE COLLATE BINARY ASC`).
+        var terms: [String]
+        var isUnique: Bool
+        var sql: String {
+            "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table) (\(terms.joined(separator: ", ")))"
+        }
+    }
+
+    /// Where a to-one relationship lives: a foreign key, and the destination's `Z_ENT` when the
+    /// destination has sub-entities.
+    struct ToOneMapping: Sendable {
+        var column: String
+        var entityColumn: String?
+    }
+
+    /// Where a to-many relationship lives.
+    enum ToManyMapping: Sendable {
+        /// The inverse to-one's foreign key on the destination's table (and its order key).
+        case foreignKey(table: String, column: String, orderColumn: String?)
+        /// A join table (index into ``SQLiteSchema/joinTables``).
+        case join(table: Int, sourceColumn: String, destinationColumn: String, orderColumn: String?)
+    }
+
+    /// A join table and the columns it must have.
+    struct JoinTable: Sendable {
+        var table: Table
+        var secondColumnIndexName: String
+    }
+
+    /// One entity's mapping.
+    final class EntityMapping: @unchecked Sendable {
+        let entity: EntityDescription
+        /// The entity's `Z_ENT` in this store.
+        let number: Int
+        /// The table of its inheritance tree.
+        let table: String
+        /// Column of each attribute slot (nil for transients).
+        var attributeColumns: [String?] = []
+        /// Mapping of each to-one relationship slot (nil for to-many and transient slots).
+        var toOne: [ToOneMapping?] = []
+        /// Mapping of each to-many relationship slot (nil for to-one and transient slots).
+        var toMany: [ToManyMapping?] = []
+        /// Store numbers of this entity and its sub-entities.
+        var numbersWithSubentities: [Int] = []
+        /// Whether its table holds rows of other entities too.
+        var tableIsShared = false
+        /// Join-table columns that hold this entity's keys (rows to delete with the object).
+        var joinReferences: [(table: Int, column: String)] = []
+
+        init(entity: EntityDescription, number: Int, table: String) {
+            self.entity = entity
+            self.number = number
+            self.table = table
+        }
+    }
+
+    let model: ManagedObjectModel
+    /// Entity tables (one per root entity), in entity order.
+    private(set) var entityTables: [Table] = []
+    private(set) var joinTables: [JoinTable] = []
+    private(set) var indexes: [Index] = []
+    /// Entity name → store number.
+    let numbers: [String: Int]
+    private var mappingsByID: [ObjectIdentifier: EntityMapping] = [:]
+    private var mappingsByName: [String: EntityMapping] = [:]
+    /// Store number → entity.
+    private(set) var entitiesByNumber: [Int: EntityDescription] = [:]
+
+    /// The mapping of an entity of this schema's model (or of an entity with the same name).
+    func mapping(for entity: EntityDescription) throws -> EntityMapping {
+        if let m = mappingsByID[ObjectIdentifier(entity)] ?? mappingsByName[entity.name] { return m }
+        throw CoreStackError.unknownEntity(entity.name)
+    }
+
+    /// The entity of a row whose `Z_ENT` is `number`.
+    func entity(number: Int) -> EntityDescription? { entitiesByNumber[number] }
+
+    /// Computes the layout of `model`. `storeNumbers` (entity name → `Z_ENT`) overrides the model's
+    /// numbering for entities it names.
+    init(model: ManagedObjectModel, storeNumbers: [String: Int] = [:]) {
+        self.model = model
+        var numbers: [String: Int] = [:]
+        for e in model.entities { numbers[e.name] = storeNumbers[e.name] ?? e.entityNumber }
+        self.numbers = numbers
+        build()
+    }
+
+    static func columnName(_ property: String) -> String { "Z" + property.uppercased() }
+
+    /// Column-type order used when writing tables (integers first, blobs last), as Core Data does.
+    private static func typeRank(_ type: String) -> Int {
+        switch type {
+        case "INTEGER": 0
+        case "FLOAT": 1
+        case "TIMESTAMP": 2
+        case "DECIMAL": 3
+        case "VARCHAR": 4
+        default: 5
+        }
+    }
+
+    private mutating func build() {
+        for e in model.entities {
+            let number = numbers[e.name] ?? e.entityNumber
+            let m = EntityMapping(entity: e, number: number, table: Self.columnName(e.rootEntity.name))
+            m.attributeColumns = Array(repeating: nil, count: e.allAttributes.count)
+            m.toOne = Array(repeating: nil, count: e.allRelationships.count)
+            m.toMany = Array(repeating: nil, count: e.allRelationships.count)
+            m.numbersWithSubentities = e.selfAndDescendants.map { numbers[$0.name] ?? $0.entityNumber }
+            m.tableIsShared = e.rootEntity.selfAndDescendants.count > 1
+            mappingsByID[ObjectIdentifier(e)] = m
+            mappingsByName[e.name] = m
+            entitiesByNumber[number] = e
+        }
+        let roots = model.entities.filter { $0.superentity == nil }
+        for root in roots { buildEntityTable(root) }
+        buildToMany()
+        buildConstraintIndexes()
+    }
+
+    private func number(_ e: EntityDescription) -> Int { numbers[e.name] ?? e.entityNumber }
+
+    /// Columns of one inheritance tree, with digit suffixes on collisions.
+    private mutating func buildEntityTable(_ root: EntityDescription) {
+        let tableName = Self.columnName(root.name)
+        struct Pending {
+            var base: String
+            var type: String
+            var owner: EntityDescription
+            var property: String
+            var isToOne: Bool
+            var entityColumnNumber: Int?
+        }
+        var pending: [Pending] = []
+        for e in root.selfAndDescendants {
+            var declared: [Pending] = []
+            for a in e.attributes where !a.isTransient {
+                declared.append(Pending(base: Self.columnName(a.name), type: a.type.sqlColumnType, owner: e, property: a.name, isToOne: false))
+            }
+            for r in e.relationships where !r.isTransient && !r.isToMany {
+                guard let dest = e.destinationEntity(ofRelationship: r.name) else { continue }
+                let entityColumnNumber = dest.subentities.isEmpty ? nil : number(dest.rootEntity)
+                declared.append(Pending(base: Self.columnName(r.name), type: "INTEGER", owner: e, property: r.name, isToOne: true, entityColumnNumber: entityColumnNumber))
+            }
+            pending += declared.sorted { $0.property < $1.property }
+        }
+        var counts: [String: Int] = [:]
+        for p in pending { counts[p.base, default: 0] += 1 }
+        var used: [String: Int] = [:]
+        var columns: [(rank: Int, order: Int, columns: [Column])] = []
+        for (order, p) in pending.enumerated() {
+            var name = p.base
+            if (counts[p.base] ?? 0) > 1 {
+                used[p.base, default: 0] += 1
+                name = p.base + String(used[p.base] ?? 1)
+            }
+            var cols = [Column(name: name, type: p.type)]
+            if p.isToOne, let n = p.entityColumnNumber {
+                cols.append(Column(name: "Z\(n)_" + String(name.dropFirst()), type: "INTEGER"))
+            }
+            columns.append((Self.typeRank(p.type), order, cols))
+            // Record the column in the owner and every descendant.
+            for e in p.owner.selfAndDescendants {
+                guard let m = mappingsByID[ObjectIdentifier(e)] else { continue }
+                if p.isToOne {
+                    if let slot = e.relationshipSlots[p.property] {
+                        m.toOne[slot] = ToOneMapping(column: name, entityColumn: cols.count > 1 ? cols[1].name : nil)
+                    }
+                } else if let slot = e.attributeSlots[p.property] {
+                    m.attributeColumns[slot] = name
+                }
+            }
+            if p.isToOne {
+                indexes.append(Index(name: "\(tableName)_\(name)_INDEX", table: tableName, terms: [name], isUnique: false))
+            }
+        }
+        columns.sort { ($0.rank, $0.order) < ($1.rank, $1.order) }
+        let base = [Column(name: "Z_PK", type: "INTEGER PRIMARY KEY"), Column(name: "Z_ENT", type: "INTEGER"), Column(name: "Z_OPT", type: "INTEGER")]
+        entityTables.append(Table(name: tableName, columns: base + columns.flatMap(\.columns)))
+        if root.selfAndDescendants.count > 1 {
+            indexes.append(Index(name: "\(tableName)_Z_ENT_INDEX", table: tableName, terms: ["Z_ENT"], isUnique: false))
+        }
+    }
+
+    private mutating func addColumn(_ column: Column, toEntityTable table: String) {
+        guard let i = entityTables.firstIndex(where: { $0.name == table }) else { return }
+        if !entityTables[i].columns.contains(where: { $0.name == column.name }) {
+            // Order keys go after the other integer columns.
+            let at = entityTables[i].columns.lastIndex { $0.type == "INTEGER" || $0.type == "INTEGER PRIMARY KEY" } ?? 2
+            entityTables[i].columns.insert(column, at: at + 1)
+        }
+    }
+
+    private mutating func buildToMany() {
+        var done: Set<String> = []
+        for e in model.entities {
+            for r in e.relationships where r.isToMany && !r.isTransient {
+                let key = "\(e.name).\(r.name)"
+                guard !done.contains(key), let dest = e.destinationEntity(ofRelationship: r.name),
+                    let slot = e.relationshipSlots[r.name]
+                else { continue }
+                done.insert(key)
+                let inverse = e.inverseRelationship(of: r.name)
+                if let inverse, !inverse.isToMany {
+                    // One-to-many: the inverse's foreign key on the destination table.
+                    var fk = Self.columnName(inverse.name)
+                    if let invSlot = dest.relationshipSlots[inverse.name], let col = mappingFor(dest)?.toOne[invSlot]?.column {
+                        fk = col
+                    }
+                    var order: String?
+                    if r.isOrdered {
+                        let col = "Z_FOK_" + String(fk.dropFirst())
+                        order = col
+                        addColumn(Column(name: col, type: "INTEGER"), toEntityTable: Self.columnName(dest.rootEntity.name))
+                    }
+                    setToMany(e, slot, .foreignKey(table: Self.columnName(dest.rootEntity.name), column: fk, orderColumn: order))
+                    continue
+                }
+                if let inverse, let invOwner = Self.declaring(inverse.name, from: dest),
+                    let invSlot = invOwner.relationshipSlots[inverse.name],
+                    let invDest = invOwner.destinationEntity(ofRelationship: inverse.name)
+                {
+                    // Many-to-many.
+                    done.insert("\(invOwner.name).\(inverse.name)")
+                    let reflexive = invOwner === e && inverse.name == r.name
+                    let rNumber = number(e), invNumber = number(invOwner)
+                    let rOwns = reflexive || rNumber < invNumber || (rNumber == invNumber && r.name > inverse.name)
+                    // (relationship, declaring entity, its destination, its slot)
+                    let a = (rel: r, entity: e, dest: dest, slot: slot)
+                    let b = (rel: inverse, entity: invOwner, dest: invDest, slot: invSlot)
+                    let (owner, other) = rOwns ? (a, b) : (b, a)
+                    // A column named after a relationship holds that relationship's destination keys.
+                    let tableName = "Z_\(number(owner.entity))\(owner.rel.name.uppercased())"
+                    let c2 = "Z_\(number(owner.dest))\(owner.rel.name.uppercased())"
+                    let c1 = reflexive ? "REFLEXIVE" : "Z_\(number(other.dest))\(other.rel.name.uppercased())"
+                    let ownerOrder = owner.rel.isOrdered ? "Z_FOK_" + String(c2.dropFirst(2)) : nil
+                    let otherOrder = (!reflexive && other.rel.isOrdered) ? "Z_FOK_" + String(c1.dropFirst(2)) : nil
+                    let index = addJoinTable(name: tableName, c1: c1, c2: c2, orders: [otherOrder, ownerOrder].compactMap { $0 })
+                    setToMany(owner.entity, owner.slot, .join(table: index, sourceColumn: c1, destinationColumn: c2, orderColumn: ownerOrder))
+                    addJoinReference(owner.entity, index, c1)
+                    addJoinReference(owner.dest, index, c2)
+                    if !reflexive {
+                        setToMany(other.entity, other.slot, .join(table: index, sourceColumn: c2, destinationColumn: c1, orderColumn: otherOrder))
+                    }
+                    continue
+                }
+                // To-many without an inverse: a join table of its own.
+                let n = number(e), m = number(dest)
+                let tableName = "Z_\(n)\(r.name.uppercased())"
+                let c1 = "Z_\(n)SOURCE", c2 = "Z_\(m)\(r.name.uppercased())"
+                let order = r.isOrdered ? "Z_FOK_\(m)\(r.name.uppercased())" : nil
+                let index = addJoinTable(name: tableName, c1: c1, c2: c2, orders: [order].compactMap { $0 })
+                setToMany(e, slot, .join(table: index, sourceColumn: c1, destinationColumn: c2, orderColumn: order))
+                addJoinReference(e, index, c1)
+                addJoinReference(dest, index, c2)
+            }
+        }
+    }
+
+    /// The entity (`e` or an ancestor) that declares the relationship `name`.
+    static func declaring(_ name: String, from e: EntityDescription) -> EntityDescription? {
+        var cur: EntityDescription? = e
+        while let c = cur {
+            if c.relationships.contains(where: { $0.name == name }) { return c }
+            cur = c.superentity
+        }
+        return nil
+    }
+
+    private func mappingFor(_ e: EntityDescription) -> EntityMapping? { mappingsByID[ObjectIdentifier(e)] }
+
+    private func setToMany(_ e: EntityDescription, _ slot: Int, _ mapping: ToManyMapping) {
+        for d in e.selfAndDescendants { mappingFor(d)?.toMany[slot] = mapping }
+    }
+
+    private func addJoinReference(_ e: EntityDescription, _ table: Int, _ column: String) {
+        for d in e.selfAndDescendants {
+            guard let m = mappingFor(d) else { continue }
+            if !m.joinReferences.contains(where: { $0.table == table && $0.column == column }) {
+                m.joinReferences.append((table, column))
+            }
+        }
+    }
+
+    private mutating func addJoinTable(name: String, c1: String, c2: String, orders: [String]) -> Int {
+        var columns = [Column(name: c1, type: "INTEGER"), Column(name: c2, type: "INTEGER")]
+        columns += orders.map { Column(name: $0, type: "INTEGER") }
+        joinTables.append(JoinTable(
+            table: Table(name: name, columns: columns, primaryKey: [c1, c2]),
+            secondColumnIndexName: "\(name)_\(c2)_INDEX"))
+        return joinTables.count - 1
+    }
+
+    private mutating func buildConstraintIndexes() {
+        for e in model.entities {
+            guard let m = mappingFor(e) else { continue }
+            func column(_ property: String) -> String? {
+                if let slot = e.attributeSlots[property] { return m.attributeColumns[slot] }
+                if let slot = e.relationshipSlots[property] { return m.toOne[slot]?.column }
+                return nil
+            }
+            for a in e.attributes where a.isIndexed && !a.isTransient {
+                if let c = column(a.name) {
+                    indexes.append(Index(name: "\(m.table)_\(c)_INDEX", table: m.table, terms: [c], isUnique: false))
+                }
+            }
+            for constraint in e.uniquenessConstraints where !constraint.isEmpty {
+                let cols = constraint.compactMap(column)
+                guard cols.count == constraint.count else { continue }
+                indexes.append(Index(
+                    name: "Z_\(e.name)_UNIQUE_" + constraint.joined(separator: "_"), table: m.table,
+                    terms: cols.map { "\($0) COLLATE BINARY ASC" }, isUnique: true))
+            }
+            for fetchIndex in e.fetchIndexes where !fetchIndex.elements.isEmpty {
+                let terms = fetchIndex.elements.compactMap { el in
+                    column(el.property).map { "\($0) COLLATE BINARY \(el.ascending ? "ASC" : "DESC")" }
+                }
+                guard terms.count == fetchIndex.elements.count else { continue }
+                indexes.append(Index(name: "Z_\(e.name)_\(fetchIndex.name)", table: m.table, terms: terms, isUnique: false))
+            }
+        }
+        var seen: Set<String> = []
+        indexes = indexes.filter { seen.insert($0.name).inserted }
+    }
+
+    // MARK: - DDL
+
+    /// Every statement that creates the schema (entity tables, join tables, indexes, bookkeeping).
+    var creationStatements: [String] {
+        var sql: [String] = []
+        for t in entityTables {
+            sql.append("CREATE TABLE \(t.name) ( " + t.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ") + " )")
+        }
+        for j in joinTables {
+            let t = j.table
+            let pk = t.primaryKey.map { ", PRIMARY KEY (\($0.joined(separator: ", ")))" } ?? ""
+            sql.append("CREATE TABLE \(t.name) ( " + t.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ") + pk + " )")
+            if let pk = t.primaryKey, pk.count == 2 {
+                sql.append("CREATE INDEX \(j.secondColumnIndexName) ON \(t.name) (\(pk[1]), \(pk[0]))")
+            }
+        }
+        sql += indexes.map(\.sql)
+        sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        return sql
+    }
+
+    /// The rows of `Z_PRIMARYKEY` for a new store.
+    var primaryKeyRows: [(number: Int, name: String, superNumber: Int)] {
+        model.entities.map { e in (number(e), e.name, e.superentity.map(number) ?? 0) }
+    }
+
+    // MARK: - Matching a store
+
+    /// What a store holds: table name → column names, and its `Z_PRIMARYKEY` entities.
+    struct StoreStructure: Sendable {
+        var tables: [String: Set<String>]
+        var entities: [SQLiteStoreEntity]
+    }
+
+    /// The differences between this layout and a store's tables (empty when the store fits).
+    func differences(from store: StoreStructure) -> [String] {
+        var diffs: [String] = []
+        let storeEntities = Dictionary(store.entities.filter { $0.number < 16000 }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for e in model.entities {
+            guard let s = storeEntities[e.name] else {
+                diffs.append("entity \(e.name) is not in the store")
+                continue
+            }
+            let expectedSuper = e.superentity.map { storeEntities[$0.name]?.number ?? -1 } ?? 0
+            if s.superNumber != expectedSuper {
+                diffs.append("entity \(e.name) has another parent entity in the store")
+            }
+        }
+        for name in storeEntities.keys.sorted() where model.entity(named: name) == nil {
+            diffs.append("the store has an entity \(name) the model does not have")
+        }
+        for t in entityTables {
+            let owner = model.entities.first { Self.columnName($0.name) == t.name }?.name ?? t.name
+            guard let columns = store.tables[t.name] else {
+                diffs.append("entity \(owner): table \(t.name) is not in the store")
+                continue
+            }
+            for c in t.columns.map(\.name) where !columns.contains(c) {
+                diffs.append("entity \(owner): column \(t.name).\(c) is not in the store")
+            }
+            for c in columns.subtracting(t.columnNames).sorted() {
+                diffs.append("entity \(owner): the store has a column \(t.name).\(c) the model does not have")
+            }
+        }
+        for j in joinTables where !store.tables.values.contains(j.table.columnNames) {
+            diffs.append("join table \(j.table.name) (\(j.table.columns.map(\.name).joined(separator: ", "))) is not in the store")
+        }
+        return diffs
+    }
+
+    /// Renames join tables to the names the store gives the tables with their columns.
+    mutating func adoptJoinTableNames(from store: StoreStructure) {
+        for i in joinTables.indices {
+            let wanted = joinTables[i].table.columnNames
+            if store.tables[joinTables[i].table.name] == wanted { continue }
+            if let name = store.tables.first(where: { $0.value == wanted })?.key {
+                joinTables[i].table.name = name
+            }
+        }
+    }
+}

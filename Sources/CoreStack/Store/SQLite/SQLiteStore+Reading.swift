@@ -1,0 +1,181 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// How many keys one `WHERE Z_PK IN (…)` query carries.
+    static let batchSize = 500
+
+    public func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
+        try read { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: false)
+            let statement = try db.cachedStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+            var rows: [StoreRow] = []
+            while let row = try cursor.next() {
+                if let r = decode(row) { rows.append(r) }
+            }
+            return rows
+        }
+    }
+
+    public func count(_ request: StoreFetchRequest) throws -> Int {
+        try read { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: true)
+            let statement = try db.cachedStatement(sql: sql)
+            return try Int.fetchOne(statement, arguments: StatementArguments(arguments)) ?? 0
+        }
+    }
+
+    /// The SQL and arguments of a fetch (or of its count).
+    func selectSQL(_ request: StoreFetchRequest, countOnly: Bool) throws -> (String, [DatabaseValue]) {
+        let mapping = try schema.mapping(for: request.entity)
+        guard let plan = tablePlans[mapping.table] else { throw CoreStackError.unknownEntity(request.entity.name) }
+        let entity = mapping.entity
+        var compiler = SQLitePredicateCompiler(schema: schema)
+        var conditions: [String] = []
+        if mapping.tableIsShared {
+            let numbers = request.includesSubentities ? mapping.numbersWithSubentities : [mapping.number]
+            let tree = (try? schema.mapping(for: entity.rootEntity))?.numbersWithSubentities ?? []
+            if Set(numbers) != Set(tree) {
+                conditions.append("t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))")
+            }
+        }
+        if let predicate = request.predicate {
+            conditions.append(try compiler.compile(predicate, entity: entity, alias: "t0"))
+        }
+        var order: [String] = []
+        for sort in request.sortDescriptors {
+            order.append(try compiler.orderTerm(sort, entity: entity, alias: "t0"))
+        }
+        var arguments = compiler.arguments
+        let columns = countOnly ? "t0.Z_PK" : plan.selectList
+        var sql = "SELECT \(columns) FROM \(mapping.table) t0"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if !order.isEmpty || !countOnly {
+            sql += " ORDER BY " + (order + ["t0.Z_PK"]).joined(separator: ", ")
+        }
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            guard request.fetchLimit >= 0, request.fetchOffset >= 0 else {
+                throw CoreStackError.invalidFetchRequest("fetchLimit and fetchOffset must not be negative")
+            }
+            sql += " LIMIT ? OFFSET ?"
+            arguments.append((request.fetchLimit > 0 ? request.fetchLimit : -1).databaseValue)
+            arguments.append(request.fetchOffset.databaseValue)
+        }
+        if countOnly { sql = "SELECT COUNT(*) FROM (\(sql))" }
+        return (sql, arguments)
+    }
+
+    /// A store row from a row of `SELECT <selectList>`; nil for a row of an entity the model lacks.
+    func decode(_ row: Row) -> StoreRow? {
+        guard let pk = row[0] as Int64?, let ent = row[1] as Int64?, let plan = entityPlans[Int(ent)] else { return nil }
+        let version = (row[2] as Int64?) ?? 0
+        let entity = plan.entity
+        var values: [AttributeValue] = []
+        values.reserveCapacity(entity.allAttributes.count)
+        for (slot, index) in plan.attributeIndex.enumerated() {
+            let a = entity.allAttributes[slot]
+            if let index {
+                values.append(SQLiteValueCodec.value(row[index] as DatabaseValue, type: a.type))
+            } else {
+                values.append(a.defaultValue)
+            }
+        }
+        var toOne: [ManagedObjectID?] = []
+        toOne.reserveCapacity(plan.toOneIndex.count)
+        for (slot, index) in plan.toOneIndex.enumerated() {
+            guard let index, let key = row[index.key] as Int64? else {
+                toOne.append(nil)
+                continue
+            }
+            var dest = entity.destinations[slot]
+            if let ei = index.entity, let n = row[ei] as Int64?, let e = schema.entity(number: Int(n)) {
+                dest = e
+            }
+            toOne.append(ManagedObjectID(entity: dest, storeIdentifier: identifier, primaryKey: key))
+        }
+        return StoreRow(
+            objectID: ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: pk),
+            snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
+    }
+
+    public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
+        var byTable: [String: [Int64]] = [:]
+        var tables: [String] = []
+        for id in ids {
+            guard let pk = id.primaryKey else { continue }
+            let mapping = try schema.mapping(for: id.entity)
+            if byTable[mapping.table] == nil { tables.append(mapping.table) }
+            byTable[mapping.table, default: []].append(pk)
+        }
+        return try read { db in
+            var result: [StoreRow] = []
+            for table in tables {
+                guard let plan = tablePlans[table], let keys = byTable[table] else { continue }
+                var start = 0
+                while start < keys.count {
+                    let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
+                    start += Self.batchSize
+                    let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN ("
+                        + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+                    let statement = try db.cachedStatement(sql: sql)
+                    let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
+                    while let row = try cursor.next() {
+                        if let r = decode(row) { result.append(r) }
+                    }
+                }
+            }
+            return result
+        }
+    }
+
+    public func relatedObjectIDs(for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        guard let first = ids.first else { return [:] }
+        let mapping = try schema.mapping(for: first.entity)
+        guard slot >= 0, slot < mapping.toMany.count, let toMany = mapping.toMany[slot] else {
+            throw CoreStackError.invalidFetchRequest("slot \(slot) of \(first.entity.name) is not a stored to-many relationship")
+        }
+        let dest = mapping.entity.destinations[slot]
+        let destMapping = try schema.mapping(for: dest)
+        var restriction = ""
+        if destMapping.tableIsShared && dest.superentity != nil {
+            restriction = " AND d.Z_ENT IN (\(destMapping.numbersWithSubentities.map(String.init).joined(separator: ", ")))"
+        }
+        var result: [ManagedObjectID: [ManagedObjectID]] = [:]
+        var byKey: [Int64: ManagedObjectID] = [:]
+        for id in ids {
+            result[id] = []
+            if let pk = id.primaryKey { byKey[pk] = id }
+        }
+        let keys = Array(byKey.keys).sorted()
+        let base: String
+        switch toMany {
+        case let .foreignKey(table, column, orderColumn):
+            let order = ["d.\(column)"] + (orderColumn.map { ["d.\($0)"] } ?? []) + ["d.Z_PK"]
+            base = "SELECT d.\(column), d.Z_PK, d.Z_ENT FROM \(table) d WHERE d.\(column) IN (%@)\(restriction) ORDER BY "
+                + order.joined(separator: ", ")
+        case let .join(index, src, dst, orderColumn):
+            let jt = schema.joinTables[index].table.name
+            let order = ["j.\(src)"] + (orderColumn.map { ["j.\($0)"] } ?? []) + ["j.\(dst)"]
+            base = "SELECT j.\(src), d.Z_PK, d.Z_ENT FROM \(jt) j JOIN \(destMapping.table) d ON d.Z_PK = j.\(dst) "
+                + "WHERE j.\(src) IN (%@)\(restriction) ORDER BY " + order.joined(separator: ", ")
+        }
+        try read { db in
+            var start = 0
+            while start < keys.count {
+                let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
+                start += Self.batchSize
+                let sql = base.replacingOccurrences(
+                    of: "%@", with: Array(repeating: "?", count: chunk.count).joined(separator: ", "))
+                let statement = try db.cachedStatement(sql: sql)
+                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
+                while let row = try cursor.next() {
+                    guard let owner = row[0] as Int64?, let pk = row[1] as Int64?, let source = byKey[owner] else { continue }
+                    let entity = (row[2] as Int64?).flatMap { schema.entity(number: Int($0)) } ?? dest
+                    result[source, default: []].append(ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: pk))
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// The gap between the order keys (`Z_FOK_…`) of consecutive members of an ordered relationship.
+    static let orderKeyStep: Int64 = 1024
+
+    public func newPrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
+        guard count > 0 else { return [] }
+        let root = try schema.mapping(for: entity.rootEntity)
+        return try write { db in
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = IFNULL(Z_MAX, 0) + ? WHERE Z_ENT = ?", arguments: [count, root.number])
+            if db.changesCount == 0 {
+                try db.execute(
+                    sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
+                    arguments: [root.number, root.entity.name, count])
+            }
+            let max = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.number]) ?? Int64(count)
+            return Array((max - Int64(count) + 1)...max)
+        }
+    }
+
+    private func plan(for id: ManagedObjectID) throws -> EntityPlan {
+        let mapping = try schema.mapping(for: id.entity)
+        guard let plan = entityPlans[mapping.number] else { throw CoreStackError.unknownEntity(id.entity.name) }
+        return plan
+    }
+
+    private func key(_ id: ManagedObjectID) throws -> Int64 {
+        guard let pk = id.primaryKey else {
+            throw CoreStackError.objectNotFound("\(id) is temporary: a store saves permanent IDs only")
+        }
+        return pk
+    }
+
+    /// The values of an insert or update, in the plan's column order.
+    private func columnValues(_ change: StoreRowChange, plan: EntityPlan, into values: inout [DatabaseValue]) throws {
+        for (slot, type) in plan.writtenAttributes {
+            let v = slot < change.values.count ? change.values[slot] : .null
+            values.append(SQLiteValueCodec.databaseValue(v, type: type))
+        }
+        for (slot, hasEntityColumn) in plan.writtenToOnes {
+            if slot < change.toOne.count, let dest = change.toOne[slot] {
+                values.append(try key(dest).databaseValue)
+                if hasEntityColumn { values.append(try schema.mapping(for: dest.entity).number.databaseValue) }
+            } else {
+                values.append(.null)
+                if hasEntityColumn { values.append(.null) }
+            }
+        }
+    }
+
+    private func currentVersion(_ db: Database, table: String, pk: Int64) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"), arguments: [pk]) ?? 0
+    }
+
+    public func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
+        if request.isEmpty { return [:] }
+        return try write { db in
+            var versions: [ManagedObjectID: Int64] = [:]
+            var conflicts: [MergeConflict] = []
+            var maxKeys: [Int: Int64] = [:]
+            var values: [DatabaseValue] = []
+
+            for change in request.inserted {
+                let plan = try plan(for: change.objectID)
+                let pk = try key(change.objectID)
+                let version = change.expectedVersion + 1
+                values.removeAll(keepingCapacity: true)
+                values.append(pk.databaseValue)
+                values.append(plan.mapping.number.databaseValue)
+                values.append(version.databaseValue)
+                try columnValues(change, plan: plan, into: &values)
+                try db.cachedStatement(sql: plan.insertSQL).execute(arguments: StatementArguments(values))
+                versions[change.objectID] = version
+                let root = try schema.mapping(for: plan.entity.rootEntity).number
+                maxKeys[root] = max(maxKeys[root] ?? 0, pk)
+            }
+
+            for change in request.updated {
+                let plan = try plan(for: change.objectID)
+                let pk = try key(change.objectID)
+                let version = change.expectedVersion + 1
+                values.removeAll(keepingCapacity: true)
+                try columnValues(change, plan: plan, into: &values)
+                values.append(version.databaseValue)
+                values.append(pk.databaseValue)
+                values.append(change.expectedVersion.databaseValue)
+                try db.cachedStatement(sql: plan.updateSQL).execute(arguments: StatementArguments(values))
+                if db.changesCount == 0 {
+                    conflicts.append(MergeConflict(
+                        objectID: change.objectID, expectedVersion: change.expectedVersion,
+                        storeVersion: try currentVersion(db, table: plan.mapping.table, pk: pk)))
+                } else {
+                    versions[change.objectID] = version
+                }
+            }
+
+            for change in request.inserted + request.updated where !change.toMany.isEmpty {
+                let plan = try plan(for: change.objectID)
+                let pk = try key(change.objectID)
+                for toMany in change.toMany {
+                    guard toMany.slot >= 0, toMany.slot < plan.mapping.toMany.count,
+                        let mapping = plan.mapping.toMany[toMany.slot]
+                    else { continue }
+                    try writeToMany(db, mapping: mapping, source: pk, change: toMany)
+                }
+            }
+
+            for deletion in request.deleted {
+                let plan = try plan(for: deletion.objectID)
+                let pk = try key(deletion.objectID)
+                try db.cachedStatement(sql: "DELETE FROM \(plan.mapping.table) WHERE Z_PK = ? AND Z_OPT = ?")
+                    .execute(arguments: [pk, deletion.expectedVersion])
+                if db.changesCount == 0 {
+                    conflicts.append(MergeConflict(
+                        objectID: deletion.objectID, expectedVersion: deletion.expectedVersion,
+                        storeVersion: try currentVersion(db, table: plan.mapping.table, pk: pk)))
+                    continue
+                }
+                for ref in plan.mapping.joinReferences {
+                    let table = schema.joinTables[ref.table].table.name
+                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(ref.column) = ?").execute(arguments: [pk])
+                }
+            }
+
+            if !conflicts.isEmpty { throw CoreStackError.mergeConflict(conflicts) }
+
+            for (root, maxKey) in maxKeys {
+                try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND IFNULL(Z_MAX, 0) < ?")
+                    .execute(arguments: [maxKey, root, maxKey])
+            }
+            return versions
+        }
+    }
+
+    private func writeToMany(_ db: Database, mapping: SQLiteSchema.ToManyMapping, source: Int64, change: ToManyChange) throws {
+        switch mapping {
+        case let .foreignKey(table, _, orderColumn):
+            // The foreign keys arrive as the destinations' own row changes; only order keys are ours.
+            guard let orderColumn else { return }
+            let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
+            for (i, dest) in change.current.enumerated() {
+                try statement.execute(arguments: [Int64(i + 1) * Self.orderKeyStep, try key(dest)])
+            }
+        case let .join(index, src, dst, orderColumn):
+            let table = schema.joinTables[index].table.name
+            if !change.removed.isEmpty {
+                let statement = try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(src) = ? AND \(dst) = ?")
+                for dest in change.removed { try statement.execute(arguments: [source, try key(dest)]) }
+            }
+            if !change.added.isEmpty {
+                let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(src), \(dst)) VALUES (?, ?)")
+                for dest in change.added { try statement.execute(arguments: [source, try key(dest)]) }
+            }
+            if let orderColumn {
+                let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(src) = ? AND \(dst) = ?")
+                for (i, dest) in change.current.enumerated() {
+                    try statement.execute(arguments: [Int64(i + 1) * Self.orderKeyStep, source, try key(dest)])
+                }
+            }
+        }
+    }
+}

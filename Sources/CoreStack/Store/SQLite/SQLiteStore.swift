@@ -1,0 +1,404 @@
+import Foundation
+import GRDB
+
+/// A store in an SQLite file with Core Data's own layout (spec/coredata-sqlite-format.md), so a
+/// store written by an Apple app opens here and the other way round.
+///
+/// ```swift
+/// let store = try SQLiteStore(url: url, model: model)            // creates or opens
+/// let bundle = try XcodeModelReader.readBundle(at: modelURL)
+/// let apple = try SQLiteStore.open(url: appStore, bundle: bundle, readOnly: true)
+/// let meta = try SQLiteStore.metadata(at: appStore)               // no model needed
+/// ```
+///
+/// Stores CoreStack creates carry the usual metadata plus `CoreStackModelVersionName`, and record
+/// `NSPersistenceFrameworkVersion` = ``frameworkVersion`` (1: CoreStack is not Apple's framework,
+/// whose numbers start in the hundreds). They are matched to a model by version hashes; stores
+/// written by Apple (whose hash algorithm is private) are matched by structure: the entities of
+/// `Z_PRIMARYKEY` and the tables and columns the model's layout computes.
+///
+/// All access goes through one GRDB `DatabaseQueue`, which serialises calls from any thread.
+public final class SQLiteStore: PersistentStore, @unchecked Sendable {
+    /// `NSPersistenceFrameworkVersion` in the stores CoreStack creates.
+    public static let frameworkVersion = 1
+    /// The metadata key that marks a store written by CoreStack: the model's version name.
+    public static let modelVersionNameKey = "CoreStackModelVersionName"
+
+    public let model: ManagedObjectModel
+    public let identifier: String
+    public let url: URL?
+    public let isReadOnly: Bool
+    public let metadata: StoreMetadata
+
+    let path: String
+    let dbQueue: DatabaseQueue
+    let schema: SQLiteSchema
+    let tablePlans: [String: TablePlan]
+    let entityPlans: [Int: EntityPlan]
+
+    /// The columns read for rows of one table.
+    struct TablePlan {
+        var table: String
+        /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.…`
+        var selectList: String
+        var index: [String: Int]
+    }
+
+    /// Where one entity's values sit in a read row and how they are written.
+    struct EntityPlan {
+        var entity: EntityDescription
+        var mapping: SQLiteSchema.EntityMapping
+        /// Row index of each attribute slot (nil: transient).
+        var attributeIndex: [Int?]
+        /// Row indexes of each to-one slot's key and entity columns.
+        var toOneIndex: [(key: Int, entity: Int?)?]
+        var insertSQL: String
+        var updateSQL: String
+        /// Attribute slots and to-one slots in the order of the insert/update columns.
+        var writtenAttributes: [(slot: Int, type: AttributeType)]
+        var writtenToOnes: [(slot: Int, hasEntityColumn: Bool)]
+    }
+
+    /// What opening a file found in it.
+    struct Inspection {
+        var structure: SQLiteSchema.StoreStructure
+        var metadata: StoreMetadata
+        /// The model version name CoreStack recorded (nil for stores written by Apple).
+        var coreStackVersionName: String?
+    }
+
+    // MARK: - Opening
+
+    /// Creates a store at `url` (the parent folder must exist), or opens the store there.
+    ///
+    /// An existing store written by CoreStack must have been written with this model (same
+    /// version hashes); one written by Apple must have the layout this model computes.
+    /// - Throws: ``CoreStackError/notAStore(path:reason:)`` (file left untouched),
+    ///   ``CoreStackError/modelMismatch(path:differences:)``, ``CoreStackError/sqlite(path:message:)``.
+    public convenience init(url: URL, model: ManagedObjectModel, readOnly: Bool = false) throws {
+        let path = url.path
+        if FileManager.default.fileExists(atPath: path) {
+            let inspection = try Self.inspect(url: url)
+            let diffs = Self.differences(model: model, inspection: inspection)
+            guard diffs.isEmpty else { throw CoreStackError.modelMismatch(path: path, differences: diffs) }
+            try self.init(url: url, model: model, readOnly: readOnly, inspection: inspection)
+        } else {
+            guard !readOnly else { throw CoreStackError.notAStore(path: path, reason: "the file does not exist") }
+            try self.init(url: url, model: model, readOnly: false, inspection: nil)
+        }
+    }
+
+    /// Opens the store at `url` with the version of `bundle` it was written with (hashes for
+    /// CoreStack stores, structure for Apple's). A missing file is created with the current version.
+    ///
+    /// - Throws: ``CoreStackError/modelMismatch(path:differences:)`` naming what differs from the
+    ///   closest version when no version fits; ``CoreStackError/migrationRequired(path:storeVersion:currentVersion:)``
+    ///   when the fitting version is not the current one and `readOnly` is false.
+    public static func open(url: URL, bundle: ManagedObjectModelBundle, readOnly: Bool) throws -> SQLiteStore {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            guard !readOnly else { throw CoreStackError.notAStore(path: path, reason: "the file does not exist") }
+            return try SQLiteStore(url: url, model: bundle.currentVersion, readOnly: false, inspection: nil)
+        }
+        let inspection = try inspect(url: url)
+        var candidates = bundle.versions
+        if !candidates.contains(where: { $0 === bundle.currentVersion }) { candidates.append(bundle.currentVersion) }
+        // The current version first, then the newest.
+        let ordered = [bundle.currentVersion] + candidates.filter { $0 !== bundle.currentVersion }.reversed()
+        var closest: (model: ManagedObjectModel, diffs: [String])?
+        for version in ordered {
+            let diffs = differences(model: version, inspection: inspection)
+            if diffs.isEmpty {
+                if version !== bundle.currentVersion && !readOnly {
+                    throw CoreStackError.migrationRequired(
+                        path: path, storeVersion: version.versionName ?? "(unnamed)",
+                        currentVersion: bundle.currentVersion.versionName ?? "(unnamed)")
+                }
+                return try SQLiteStore(url: url, model: version, readOnly: readOnly, inspection: inspection)
+            }
+            if closest == nil || diffs.count < (closest?.diffs.count ?? Int.max) { closest = (version, diffs) }
+        }
+        let name = closest?.model.versionName ?? bundle.name
+        throw CoreStackError.modelMismatch(
+            path: path, differences: ["closest model version \"\(name)\""] + (closest?.diffs ?? []))
+    }
+
+    /// The metadata of the store at `url`, read without a model and without changing the file.
+    public static func metadata(at url: URL) throws -> StoreMetadata {
+        try inspect(url: url).metadata
+    }
+
+    /// The entities the store at `url` records in `Z_PRIMARYKEY` (name, `Z_ENT`, `Z_SUPER`, `Z_MAX`),
+    /// read without a model and without changing the file. Includes Core Data's internal entities
+    /// (numbers 16001 and up) when the store has them.
+    public static func entities(at url: URL) throws -> [SQLiteStoreEntity] {
+        try inspect(url: url).structure.entities
+    }
+
+    /// The entities of this store's `Z_PRIMARYKEY` table, as they are now.
+    public func storeEntities() throws -> [SQLiteStoreEntity] {
+        try read { db in try Self.readPrimaryKeyTable(db, path: self.path) }
+    }
+
+    private init(url: URL, model: ManagedObjectModel, readOnly: Bool, inspection: Inspection?) throws {
+        let path = url.path
+        self.path = path
+        self.url = url
+        self.model = model
+        self.isReadOnly = readOnly
+        var config = Configuration()
+        config.readonly = readOnly
+        config.busyMode = .timeout(10)
+        config.label = "CoreStack.SQLiteStore"
+        config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
+
+        if let inspection {
+            var numbers: [String: Int] = [:]
+            for e in inspection.structure.entities { numbers[e.name] = e.number }
+            var schema = SQLiteSchema(model: model, storeNumbers: numbers)
+            schema.adoptJoinTableNames(from: inspection.structure)
+            self.schema = schema
+            self.metadata = inspection.metadata
+            self.identifier = inspection.metadata.storeUUID
+            let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
+            self.dbQueue = queue
+            if !readOnly {
+                try Self.wrap(path) {
+                    try queue.writeWithoutTransaction { db in
+                        _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    }
+                }
+            }
+        } else {
+            let parent = url.deletingLastPathComponent().path
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), isDir.boolValue else {
+                throw CoreStackError.sqlite(path: path, message: "the folder \(parent) does not exist")
+            }
+            let schema = SQLiteSchema(model: model)
+            let uuid = UUID().uuidString.uppercased()
+            let metadata = StoreMetadata(
+                storeUUID: uuid, storeType: "SQLite", frameworkVersion: Self.frameworkVersion,
+                versionHashes: model.entityVersionHashes, versionIdentifiers: model.versionIdentifiers)
+            self.schema = schema
+            self.metadata = metadata
+            self.identifier = uuid
+            let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
+            self.dbQueue = queue
+            let plist = try Self.metadataPlist(model: model)
+            try Self.wrap(path) {
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA auto_vacuum = 2")
+                    _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    try db.inTransaction {
+                        for sql in schema.creationStatements { try db.execute(sql: sql) }
+                        for row in schema.primaryKeyRows {
+                            try db.execute(
+                                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                arguments: [row.number, row.name, row.superNumber])
+                        }
+                        try db.execute(
+                            sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                            arguments: [uuid, plist])
+                        return .commit
+                    }
+                }
+            }
+        }
+        (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
+    }
+
+    /// The binary property list of `Z_METADATA` for a new store.
+    static func metadataPlist(model: ManagedObjectModel) throws -> Data {
+        var hashes: [String: Any] = [:]
+        for (name, hash) in model.entityVersionHashes { hashes[name] = hash }
+        let plist: [String: Any] = [
+            "NSStoreType": "SQLite",
+            "NSPersistenceFrameworkVersion": frameworkVersion,
+            "NSStoreModelVersionHashes": hashes,
+            "NSStoreModelVersionHashesVersion": 3,
+            "NSStoreModelVersionIdentifiers": model.versionIdentifiers,
+            "_NSAutoVacuumLevel": "2",
+            modelVersionNameKey: model.versionName ?? "",
+        ]
+        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    private static func makePlans(schema: SQLiteSchema) -> ([String: TablePlan], [Int: EntityPlan]) {
+        var tablePlans: [String: TablePlan] = [:]
+        for t in schema.entityTables {
+            let names = t.columns.map(\.name).filter { !$0.hasPrefix("Z_FOK_") && !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) }
+            let all = ["Z_PK", "Z_ENT", "Z_OPT"] + names
+            tablePlans[t.name] = TablePlan(
+                table: t.name, selectList: all.map { "t0.\($0)" }.joined(separator: ", "),
+                index: Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1, $0) }))
+        }
+        var entityPlans: [Int: EntityPlan] = [:]
+        for e in schema.model.entities {
+            guard let m = try? schema.mapping(for: e), let tp = tablePlans[m.table] else { continue }
+            var columns: [String] = []
+            var attrs: [(Int, AttributeType)] = []
+            var toOnes: [(Int, Bool)] = []
+            for (slot, col) in m.attributeColumns.enumerated() {
+                guard let col else { continue }
+                columns.append(col)
+                attrs.append((slot, e.allAttributes[slot].type))
+            }
+            for (slot, t) in m.toOne.enumerated() {
+                guard let t else { continue }
+                columns.append(t.column)
+                if let ec = t.entityColumn { columns.append(ec) }
+                toOnes.append((slot, t.entityColumn != nil))
+            }
+            let insert = "INSERT INTO \(m.table) (" + (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
+                + ") VALUES (" + Array(repeating: "?", count: columns.count + 3).joined(separator: ", ") + ")"
+            let update = "UPDATE \(m.table) SET " + (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
+                + " WHERE Z_PK = ? AND Z_OPT = ?"
+            entityPlans[m.number] = EntityPlan(
+                entity: e, mapping: m,
+                attributeIndex: m.attributeColumns.map { $0.flatMap { tp.index[$0] } },
+                toOneIndex: m.toOne.map { t in
+                    t.flatMap { t in tp.index[t.column].map { (key: $0, entity: t.entityColumn.flatMap { tp.index[$0] }) } }
+                },
+                insertSQL: insert, updateSQL: update, writtenAttributes: attrs, writtenToOnes: toOnes)
+        }
+        return (tablePlans, entityPlans)
+    }
+
+    // MARK: - Inspecting a file
+
+    /// Reads what a file holds without changing it (a read-only connection).
+    static func inspect(url: URL) throws -> Inspection {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CoreStackError.notAStore(path: path, reason: "the file does not exist")
+        }
+        var config = Configuration()
+        config.readonly = true
+        config.label = "CoreStack.SQLiteStore.inspect"
+        // A read-only connection to a WAL-mode file creates empty -wal and -shm files; remove the
+        // ones this inspection created so a refused file is left exactly as it was found.
+        let fm = FileManager.default
+        let wal = path + "-wal", shm = path + "-shm"
+        let hadWAL = fm.fileExists(atPath: wal), hadSHM = fm.fileExists(atPath: shm)
+        defer {
+            if !hadWAL, let size = (try? fm.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue == 0 {
+                try? fm.removeItem(atPath: wal)
+            }
+            if !hadSHM, !fm.fileExists(atPath: wal) { try? fm.removeItem(atPath: shm) }
+        }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            return try queue.read { db in try inspect(db, path: path) }
+        } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+                throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
+            }
+            throw CoreStackError.sqlite(path: path, message: error.message ?? "\(error)")
+        }
+    }
+
+    static func readPrimaryKeyTable(_ db: Database, path: String) throws -> [SQLiteStoreEntity] {
+        var entities: [SQLiteStoreEntity] = []
+        let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+        for row in rows {
+            guard let number = row[0] as Int64?, let name = row[1] as String? else {
+                throw CoreStackError.notAStore(path: path, reason: "Z_PRIMARYKEY has a row without Z_ENT or Z_NAME")
+            }
+            let sup = (row[2] as Int64?) ?? 0
+            let max = (row[3] as Int64?) ?? 0
+            entities.append(SQLiteStoreEntity(name: name, number: Int(number), superNumber: Int(sup), maxPrimaryKey: max))
+        }
+        return entities
+    }
+
+    private static func inspect(_ db: Database, path: String) throws -> Inspection {
+        let tableNames = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        guard tableNames.contains("Z_PRIMARYKEY"), tableNames.contains("Z_METADATA") else {
+            throw CoreStackError.notAStore(
+                path: path, reason: "it is an SQLite database without Core Data's Z_PRIMARYKEY and Z_METADATA tables")
+        }
+        var tables: [String: Set<String>] = [:]
+        for name in tableNames where !name.hasPrefix("sqlite_") {
+            tables[name] = Set(try db.columns(in: name).map(\.name))
+        }
+        guard tables["Z_PRIMARYKEY"]?.isSuperset(of: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) == true,
+            tables["Z_METADATA"]?.isSuperset(of: ["Z_VERSION", "Z_UUID", "Z_PLIST"]) == true
+        else {
+            throw CoreStackError.notAStore(path: path, reason: "Z_PRIMARYKEY or Z_METADATA lacks Core Data's columns")
+        }
+        let entities = try readPrimaryKeyTable(db, path: path)
+        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
+            let uuid = row[0] as String?
+        else {
+            throw CoreStackError.notAStore(path: path, reason: "Z_METADATA has no row")
+        }
+        var plist: [String: Any] = [:]
+        if let data = row[1] as Data?, !data.isEmpty {
+            guard let decoded = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
+                let dict = decoded as? [String: Any]
+            else {
+                throw CoreStackError.notAStore(path: path, reason: "Z_METADATA.Z_PLIST is not a property list")
+            }
+            plist = dict
+        }
+        var hashes: [String: Data] = [:]
+        if let h = plist["NSStoreModelVersionHashes"] as? [String: Any] {
+            for (k, v) in h { if let d = v as? Data { hashes[k] = d } }
+        }
+        let framework: Int? = (plist["NSPersistenceFrameworkVersion"] as? Int)
+            ?? (plist["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue
+        let metadata = StoreMetadata(
+            storeUUID: uuid, storeType: (plist["NSStoreType"] as? String) ?? "SQLite", frameworkVersion: framework,
+            versionHashes: hashes,
+            versionIdentifiers: (plist["NSStoreModelVersionIdentifiers"] as? [Any])?.compactMap { $0 as? String } ?? [])
+        return Inspection(
+            structure: SQLiteSchema.StoreStructure(tables: tables, entities: entities), metadata: metadata,
+            coreStackVersionName: plist[modelVersionNameKey] as? String)
+    }
+
+    /// What keeps `model` from opening the inspected store (empty when it fits).
+    static func differences(model: ManagedObjectModel, inspection: Inspection) -> [String] {
+        var numbers: [String: Int] = [:]
+        for e in inspection.structure.entities { numbers[e.name] = e.number }
+        var diffs = SQLiteSchema(model: model, storeNumbers: numbers).differences(from: inspection.structure)
+        if inspection.coreStackVersionName != nil {
+            let stored = inspection.metadata.versionHashes
+            for e in model.entities {
+                if let h = stored[e.name], h != e.versionHash {
+                    diffs.append("entity \(e.name): its version hash differs from the store's")
+                }
+            }
+            // Structure equal but hashes differ: still a mismatch.
+            if diffs.isEmpty == false || stored.keys.sorted() != model.entities.map(\.name).sorted() {
+                if stored.keys.sorted() != model.entities.map(\.name).sorted() {
+                    diffs.append("the store's version hashes name other entities than the model")
+                }
+            }
+        }
+        return diffs
+    }
+
+    // MARK: - Access
+
+    static func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+                throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
+            }
+            throw CoreStackError.sqlite(path: path, message: error.message ?? "\(error)")
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.wrap(path) { try dbQueue.read(body) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        guard !isReadOnly else { throw CoreStackError.readOnlyStore(path) }
+        return try Self.wrap(path) { try dbQueue.write(body) }
+    }
+}

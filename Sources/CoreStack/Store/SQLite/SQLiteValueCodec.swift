@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+
+/// Converts between ``AttributeValue`` and SQLite values, the way Core Data stores each type.
+enum SQLiteValueCodec {
+    /// A column value read back as a value of `type`.
+    static func value(_ dbValue: DatabaseValue, type: AttributeType) -> AttributeValue {
+        switch dbValue.storage {
+        case .null:
+            return .null
+        case let .int64(i):
+            switch type {
+            case .integer16, .integer32, .integer64: return .integer(i)
+            case .boolean: return .bool(i != 0)
+            case .double, .float: return .double(Double(i))
+            case .decimal: return .decimal(Decimal(i))
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+            case .string: return .string(String(i))
+            case .uri: return URL(string: String(i)).map(AttributeValue.url) ?? .string(String(i))
+            default: return .integer(i)
+            }
+        case let .double(d):
+            switch type {
+            case .integer16, .integer32, .integer64:
+                return Int64(exactly: d.rounded(.towardZero)).map(AttributeValue.integer) ?? .double(d)
+            case .boolean: return .bool(d != 0)
+            case .decimal: return .decimal(decimal(d))
+            case .date: return .date(Date(timeIntervalSinceReferenceDate: d))
+            case .string: return .string(String(d))
+            default: return .double(d)
+            }
+        case let .string(s):
+            switch type {
+            case .uri: return URL(string: s).map(AttributeValue.url) ?? .string(s)
+            case .integer16, .integer32, .integer64: return Int64(s).map(AttributeValue.integer) ?? .string(s)
+            case .double, .float: return Double(s).map(AttributeValue.double) ?? .string(s)
+            case .decimal: return Decimal(string: s).map(AttributeValue.decimal) ?? .string(s)
+            case .boolean: return Int64(s).map { .bool($0 != 0) } ?? .string(s)
+            case .date: return Double(s).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .string(s)
+            case .uuid: return UUID(uuidString: s).map(AttributeValue.uuid) ?? .string(s)
+            case .binaryData, .transformable: return .data(Data(s.utf8))
+            default: return .string(s)
+            }
+        case let .blob(data):
+            switch type {
+            case .uuid:
+                guard data.count == 16 else { return .data(data) }
+                let b = [UInt8](data)
+                return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+            case .string: return String(data: data, encoding: .utf8).map(AttributeValue.string) ?? .data(data)
+            default: return .data(data)
+            }
+        }
+    }
+
+    /// A decimal from a REAL, by its shortest decimal text (so 1.1 stays 1.1).
+    static func decimal(_ d: Double) -> Decimal {
+        Decimal(string: String(d)) ?? Decimal(d)
+    }
+
+    /// The SQLite value stored for a value of an attribute of `type`.
+    static func databaseValue(_ value: AttributeValue, type: AttributeType) -> DatabaseValue {
+        switch value {
+        case .null: return .null
+        case let .integer(i):
+            switch type {
+            case .double, .float, .date: return Double(i).databaseValue
+            case .boolean: return (i != 0 ? 1 : 0).databaseValue
+            default: return i.databaseValue
+            }
+        case let .bool(b): return (b ? 1 : 0).databaseValue
+        case let .double(d):
+            if type.isInteger || type == .boolean, let i = Int64(exactly: d) { return i.databaseValue }
+            return d.databaseValue
+        case let .string(s): return s.databaseValue
+        case let .date(d): return d.timeIntervalSinceReferenceDate.databaseValue
+        case let .data(d): return d.databaseValue
+        case let .uuid(u): return uuidData(u).databaseValue
+        case let .decimal(d):
+            let n = NSDecimalNumber(decimal: d)
+            var rounded = d
+            var copy = d
+            NSDecimalRound(&rounded, &copy, 0, .plain)
+            if rounded == d, let i = Int64(exactly: n.doubleValue) { return i.databaseValue }
+            return n.doubleValue.databaseValue
+        case let .url(u): return u.absoluteString.databaseValue
+        }
+    }
+
+    /// The 16 raw bytes of a UUID.
+    static func uuidData(_ u: UUID) -> Data {
+        withUnsafeBytes(of: u.uuid) { Data($0) }
+    }
+}
