@@ -83,18 +83,22 @@ extension ManagedObjectContext {
     }
 
     func rekey(_ objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
+        var rekeyInserted = false
         for o in objects {
             guard let p = map[o.objectID] else { continue }
             let t = o.objectID
             registered[t] = nil
             registered[p] = o
-            if insertedObjects[t] != nil {
-                let i = insertedObjects.index(forKey: t)
-                insertedObjects[t] = nil
-                if let i { insertedObjects.updateValue(o, forKey: p, insertingAt: i) } else { insertedObjects[p] = o }
-            }
+            if insertedObjects[t] != nil { rekeyInserted = true }
             if updatedObjects[t] != nil { updatedObjects[t] = nil; updatedObjects[p] = o }
             o.objectID = p
+        }
+        // Rebuilt in one pass, keeping the order: removing and re-inserting keys one by one in an
+        // OrderedDictionary is O(n) each, which made saving 10,000 new objects take ~25 s.
+        if rekeyInserted {
+            var rebuilt = OrderedDictionary<ManagedObjectID, ManagedObject>(minimumCapacity: insertedObjects.count)
+            for (k, v) in insertedObjects { rebuilt[map[k] ?? k] = v }
+            insertedObjects = rebuilt
         }
     }
 

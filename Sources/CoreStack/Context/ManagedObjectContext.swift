@@ -49,6 +49,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queue: DispatchQueue
     private let queueToken = QueueToken()
     static let queueKey = DispatchSpecificKey<QueueToken>()
+    /// Marks the main queue, so ``isOnQueue`` knows it whichever thread drains it.
+    static let mainQueueToken: QueueToken = {
+        let token = QueueToken()
+        DispatchQueue.main.setSpecific(key: queueKey, value: token)
+        return token
+    }()
     static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
 
     var registered: [ManagedObjectID: ManagedObject] = [:]
@@ -95,6 +101,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     private static func makeQueue(_ type: ConcurrencyType, name: String?, token: QueueToken) -> DispatchQueue {
         switch type {
         case .mainQueue:
+            _ = mainQueueToken
             return .main
         case .privateQueue:
             let q = DispatchQueue(label: "CoreStack.context.\(name ?? "private")")
@@ -115,7 +122,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Whether the caller is running on this context's queue.
     public var isOnQueue: Bool {
         switch concurrencyType {
-        case .mainQueue: Thread.isMainThread
+        // When the main thread has called dispatchMain() (as Swift Testing does on Linux), the main
+        // queue is drained by another thread: recognise the queue itself too.
+        case .mainQueue: Thread.isMainThread || DispatchQueue.getSpecific(key: Self.queueKey) === Self.mainQueueToken
         case .privateQueue: DispatchQueue.getSpecific(key: Self.queueKey) === queueToken
         }
     }
