@@ -28,6 +28,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "corestack-stack-probe",
+            dependencies: ["CoreStack"]
+        ),
         .testTarget(
             name: "CoreStackTests",
             dependencies: ["CoreStack"]

@@ -21,6 +21,8 @@ public enum StackError: Error, Sendable, Equatable, CustomStringConvertible {
     case childContextFailed(descriptor: String, reason: String)
     /// The stack's stores have not been loaded yet.
     case storesNotLoaded(String)
+    /// The shared manager was used before ``PersistentStoreManager/configureShared(_:managerType:)`` gave it a model.
+    case notConfigured
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum StackError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the shared PersistentStoreManager is already set up; configure it once, before first use"
         case let .childContextFailed(descriptor, reason):
             return "Error saving context during the \(descriptor): \(reason)"
+        case .notConfigured:
+            return "the shared PersistentStoreManager has no model: call PersistentStoreManager.configureShared(_:) before first use"
         case let .storesNotLoaded(what):
             return "the stores are not loaded: \(what)"
         }

@@ -136,7 +136,8 @@ public enum StoreLocation {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let e = error as? CustomStringConvertible, error is CoreStackError || error is StackError { return e.description }
+        if let e = error as? CoreStackError { return e.description }
+        if let e = error as? StackError { return e.description }
         return (error as NSError).localizedDescription
     }
 }
