@@ -136,8 +136,6 @@ public enum StoreLocation {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let e = error as? CoreStackError { return e.description }
-        if let e = error as? StackError { return e.description }
-        return (error as NSError).localizedDescription
+        String(describing: error)
     }
 }
