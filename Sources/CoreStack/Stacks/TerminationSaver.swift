@@ -64,13 +64,19 @@ public final class TerminationSaver: @unchecked Sendable {
 
     private func installHandlers() {
         var made: [any DispatchSourceSignal] = []
+        // A source registers with the kernel asynchronously, and an ignored signal that arrives
+        // before that is lost: wait until every source is registered before returning.
+        let registered = DispatchGroup()
         for sig in Self.terminationSignals + [SIGTSTP] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
             source.setEventHandler { [weak self] in self?.handle(sig) }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             made.append(source)
         }
+        _ = registered.wait(timeout: .now() + 5)
         lock.withLock { sources = made }
         atexit { TerminationSaver.shared.saveAll(timeout: 2) }
     }

@@ -94,7 +94,7 @@ struct PersistentStoreManagerTerminationStackTests {
         #expect(await probe.waitUntilReady(), "the probe did not start: \(probe.text)")
         #expect(try StackProbe.notes(at: url).isEmpty, "nothing is saved before the signal")
         #expect(kill(probe.process.processIdentifier, sig) == 0)
-        #expect(await probe.waitUntilExit())
+        #expect(await probe.waitUntilExit(), "the probe did not end: \(probe.text)")
         #expect(probe.process.terminationReason == .uncaughtSignal)
         #expect(probe.process.terminationStatus == sig)
         #expect(try StackProbe.notes(at: url) == ["signal \(sig)"])
