@@ -79,6 +79,22 @@ fileprivate typealias E = CoreStack.Expression
         #expect(throws: CoreStackError.self) { try l.titles(E.key("pages").beginsWith("4")) }
     }
 
+    @Test func uuidsBindAsBlobsAndDatesAsReferenceSeconds() throws {
+        let lib = try LibraryStore()
+        let isbn = UUID()
+        let day = Date(timeIntervalSinceReferenceDate: 86_400)
+        try lib.insert("Book", ["title": "A", "isbn": .uuid(isbn), "published": .date(day)])
+        try lib.insert("Book", ["title": "B", "isbn": .uuid(UUID()), "published": .date(day.addingTimeInterval(1))])
+        #expect(try lib.titles("Book", .key("isbn") == .uuid(isbn)) == ["A"])
+        #expect(try lib.titles("Book", .key("published") == .date(day)) == ["A"])
+        #expect(try lib.titles("Book", E.key("published").between(.date(day), .date(day.addingTimeInterval(5))), sort: [Sort("title")]) == ["A", "B"])
+        var compiler = SQLitePredicateCompiler(schema: lib.store.schema)
+        _ = try compiler.compile(.key("isbn") == .uuid(isbn) && .key("published") > .date(day), entity: lib.entity("Book"), alias: "t0")
+        #expect(compiler.arguments.first?.storage == .blob(SQLiteValueCodec.uuidData(isbn)))
+        #expect(compiler.arguments.last?.storage == .double(86_400))
+        #expect(throws: CoreStackError.self) { try lib.titles("Book", .key("isbn") == .string(isbn.uuidString)) }
+    }
+
     @Test func stringOperatorsWithOptions() throws {
         let l = try Library()
         #expect(try l.titles(E.key("title").beginsWith("Du")) == ["Dune"])
@@ -164,6 +180,35 @@ fileprivate typealias E = CoreStack.Expression
         #expect(try l.lib.titles("GraphicNovel", .key("illustrator") == "Spiegelman") == ["Maus"])
         let rows = try l.lib.store.fetch(StoreFetchRequest(entity: book, predicate: .key("title") == "Maus"))
         #expect(rows.first?.objectID.entity === novel)
+    }
+
+    @Test func unsupportedConstructsThrowInsteadOfCrashing() throws {
+        let l = try Library()
+        let bad: [P] = [
+            .comparison(CSComparison(.list([]), .equal, .constant(1))),
+            .comparison(CSComparison(.constant(1), .equal, .constant(1))),
+            .comparison(CSComparison(.key(""), .equal, .constant(1))),
+            .comparison(CSComparison(.key("title."), .equal, .constant("x"))),
+            .comparison(CSComparison(.key("@count"), .equal, .constant(1))),
+            .comparison(CSComparison(.key("authors.@count.name"), .equal, .constant(1))),
+            .comparison(CSComparison(.key("pages"), .in, .constant(3))),
+            .comparison(CSComparison(.key("pages"), .between, .list([.constant(1), .constant(2), .constant(3)]))),
+            .comparison(CSComparison(.key("authors"), .equal, .constant("x"))),
+            .comparison(CSComparison(.key("authors.name"), .equal, .keyPath("authors.name"))),
+            .comparison(CSComparison(.key("publisher"), .lessThan, .object(l.ace))),
+            .comparison(CSComparison(.evaluatedObject, .equal, .constant(3))),
+            .comparison(CSComparison(.key("title"), .equal, .evaluatedObject)),
+            .comparison(CSComparison(.key("blurb"), .beginsWith, .constant("x"))),
+            .comparison(CSComparison(.variable("x"), .equal, .constant(1))),
+        ]
+        for p in bad {
+            #expect(throws: CoreStackError.self, "\(p)") { try l.titles(p) }
+        }
+        // An invalid regular expression matches nothing; comparing two key paths works.
+        #expect(try l.titles(E.key("title").matches("[")) == [])
+        #expect(try l.titles(.comparison(CSComparison(.key("pages"), .greaterThan, .keyPath("rating")))).count == 2)
+        #expect(try l.titles(.comparison(CSComparison(.constant(300), .lessThan, .keyPath("pages")))) == ["Children of Dune", "Dune"])
+        #expect(try l.titles(.comparison(CSComparison(.constant("Dune"), .in, .keyPath("title")))) == ["Dune"])
     }
 
     @Test func compiledSQLBindsEveryValue() throws {

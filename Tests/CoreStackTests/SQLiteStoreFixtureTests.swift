@@ -176,6 +176,10 @@ import Testing
         let before = try Data(contentsOf: url)
         let walBefore = try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal"))
         // The main file alone holds no posts: they live in the -wal.
+        let mainOnly = try Fixtures.temporaryFolder().appendingPathComponent("main.sqlite")
+        defer { try? FileManager.default.removeItem(at: mainOnly.deletingLastPathComponent()) }
+        try before.write(to: mainOnly)
+        #expect(try RawSQLite.scalar("SELECT COUNT(*) FROM ZPOST", in: mainOnly) == 0)
         let bundle = try XcodeModelReader.readBundle(at: Fixtures.url("models/wibosco-CoreDataMigration-Example/CoreDataMigration_Example.xcdatamodeld"))
         do {
             let store = try SQLiteStore.open(url: url, bundle: bundle, readOnly: true)
@@ -218,7 +222,12 @@ import Testing
         var toOne = [ManagedObjectID?](repeating: nil, count: page.allRelationships.count)
         if let b = page.relationshipSlots["book"] { toOne[b] = target.objectID }
         _ = try store.save(StoreSaveRequest(inserted: [StoreRowChange(objectID: id, values: values, toOne: toOne, expectedVersion: 0)]))
+        let countSlot = try #require(book.attributeSlots["pagesCount"])
+        let countBefore = target.snapshot.values[countSlot].integerValue ?? 0
         let saved = try #require(try store.rows(for: [id]).first)
+        // Core Data's derived-attribute trigger ran (it calls the no-op function CoreStack registers).
+        let bookAfter = try #require(try store.rows(for: [target.objectID]).first)
+        #expect(bookAfter.snapshot.values[countSlot].integerValue == countBefore + 1)
         #expect(saved.snapshot.version == 1)
         #expect(saved.snapshot.toOne[page.relationshipSlots["book"] ?? 0] == target.objectID)
     }

@@ -132,6 +132,47 @@ import Testing
         }
     }
 
+    @Test func coreStackStoresAreMatchedByVersionHash() throws {
+        let v1 = try ManagedObjectModel(versionName: "Notes 1") {
+            EntityDescription("Note") { AttributeDescription("text", .string) }
+        }
+        // Same tables and columns, another version hash (the attribute became required).
+        let v2 = try ManagedObjectModel(versionName: "Notes 2") {
+            EntityDescription("Note") { AttributeDescription("text", .string, isOptional: false) }
+        }
+        let lib = try LibraryStore(model: v1)
+        #expect {
+            try SQLiteStore(url: lib.url, model: v2)
+        } throws: { error in
+            guard case let CoreStackError.modelMismatch(_, differences) = error else { return false }
+            return differences == ["entity Note: its version hash differs from the store's"]
+        }
+        let bundle = ManagedObjectModelBundle(name: "Notes", versions: [v1, v2], currentVersion: v2)
+        #expect(try SQLiteStore.open(url: lib.url, bundle: bundle, readOnly: true).model === v1)
+    }
+
+    @Test func orderedManyToManyKeepsItsOrderInTheJoinTable() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Playlist") {
+                AttributeDescription("name", .string)
+                RelationshipDescription("songs", destination: "Song", inverse: "playlists", toMany: true, isOrdered: true)
+            }
+            EntityDescription("Song") {
+                AttributeDescription("title", .string)
+                RelationshipDescription("playlists", destination: "Playlist", inverse: "songs", toMany: true)
+            }
+        }
+        let lib = try LibraryStore(model: model)
+        #expect(try columns("Z_1SONGS", lib.url) == ["Z_1PLAYLISTS INTEGER", "Z_2SONGS INTEGER", "Z_FOK_2SONGS INTEGER"])
+        let list = try lib.insert("Playlist", ["name": "mix"])
+        let a = try lib.insert("Song", ["title": "a"]), b = try lib.insert("Song", ["title": "b"]), c = try lib.insert("Song", ["title": "c"])
+        try lib.link(list, "songs", to: [c, a, b])
+        let playlist = try #require(model.entity(named: "Playlist")), song = try #require(model.entity(named: "Song"))
+        #expect(try lib.store.relatedObjectIDs(for: [list], relationshipSlot: playlist.relationshipSlots["songs"] ?? 0)[list] == [c, a, b])
+        #expect(try lib.store.relatedObjectIDs(for: [a], relationshipSlot: song.relationshipSlots["playlists"] ?? 0)[a] == [list])
+        #expect(try RawSQLite.scalar("SELECT Z_FOK_2SONGS FROM Z_1SONGS WHERE Z_2SONGS = \(b.primaryKey ?? 0)", in: lib.url) == 3072)
+    }
+
     @Test func newStoreFromABundleUsesTheCurrentVersion() throws {
         let folder = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

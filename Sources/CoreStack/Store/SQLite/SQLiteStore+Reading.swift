@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SQLiteStore {
     /// How many keys one `WHERE Z_PK IN (…)` query carries.
@@ -9,10 +10,9 @@ extension SQLiteStore {
         try read { db in
             let (sql, arguments) = try selectSQL(request, countOnly: false)
             let statement = try db.cachedStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
             var rows: [StoreRow] = []
-            while let row = try cursor.next() {
-                if let r = decode(row) { rows.append(r) }
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                if let r = decode(h) { rows.append(r) }
             }
             return rows
         }
@@ -66,17 +66,20 @@ extension SQLiteStore {
         return (sql, arguments)
     }
 
-    /// A store row from a row of `SELECT <selectList>`; nil for a row of an entity the model lacks.
-    func decode(_ row: Row) -> StoreRow? {
-        guard let pk = row[0] as Int64?, let ent = row[1] as Int64?, let plan = entityPlans[Int(ent)] else { return nil }
-        let version = (row[2] as Int64?) ?? 0
+    /// A store row from the current row of `SELECT <selectList>`; nil for a row of an entity the
+    /// model lacks.
+    func decode(_ h: SQLiteStatement) -> StoreRow? {
+        guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1),
+            let plan = entityPlans[Int(ent)]
+        else { return nil }
+        let version = SQLiteRawBinding.int64(h, 2) ?? 0
         let entity = plan.entity
         var values: [AttributeValue] = []
         values.reserveCapacity(entity.allAttributes.count)
         for (slot, index) in plan.attributeIndex.enumerated() {
             let a = entity.allAttributes[slot]
             if let index {
-                values.append(SQLiteValueCodec.value(row[index] as DatabaseValue, type: a.type))
+                values.append(SQLiteRawBinding.column(h, Int32(index), type: a.type))
             } else {
                 values.append(a.defaultValue)
             }
@@ -84,12 +87,12 @@ extension SQLiteStore {
         var toOne: [ManagedObjectID?] = []
         toOne.reserveCapacity(plan.toOneIndex.count)
         for (slot, index) in plan.toOneIndex.enumerated() {
-            guard let index, let key = row[index.key] as Int64? else {
+            guard let index, let key = SQLiteRawBinding.int64(h, Int32(index.key)) else {
                 toOne.append(nil)
                 continue
             }
             var dest = entity.destinations[slot]
-            if let ei = index.entity, let n = row[ei] as Int64?, let e = schema.entity(number: Int(n)) {
+            if let ei = index.entity, let n = SQLiteRawBinding.int64(h, Int32(ei)), let e = schema.entity(number: Int(n)) {
                 dest = e
             }
             toOne.append(ManagedObjectID(entity: dest, storeIdentifier: identifier, primaryKey: key))
@@ -119,9 +122,8 @@ extension SQLiteStore {
                     let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN ("
                         + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
                     let statement = try db.cachedStatement(sql: sql)
-                    let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
-                    while let row = try cursor.next() {
-                        if let r = decode(row) { result.append(r) }
+                    try SQLiteRawBinding.forEachRow(statement, arguments: chunk.map(\.databaseValue), in: db) { h in
+                        if let r = decode(h) { result.append(r) }
                     }
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SQLiteStore {
     /// The gap between the order keys (`Z_FOK_…`) of consecutive members of an ordered relationship.
@@ -33,21 +34,31 @@ extension SQLiteStore {
         return pk
     }
 
-    /// The values of an insert or update, in the plan's column order.
-    private func columnValues(_ change: StoreRowChange, plan: EntityPlan, into values: inout [DatabaseValue]) throws {
+    /// Binds the values of an insert or update onto `h` from parameter `start`, in the plan's
+    /// column order, and returns the next parameter index.
+    private func bindColumns(_ change: StoreRowChange, plan: EntityPlan, to h: SQLiteStatement, from start: Int32) throws -> Int32 {
+        var i = start
         for (slot, type) in plan.writtenAttributes {
-            let v = slot < change.values.count ? change.values[slot] : .null
-            values.append(SQLiteValueCodec.databaseValue(v, type: type))
+            SQLiteRawBinding.bind(h, i, slot < change.values.count ? change.values[slot] : .null, type: type)
+            i += 1
         }
         for (slot, hasEntityColumn) in plan.writtenToOnes {
             if slot < change.toOne.count, let dest = change.toOne[slot] {
-                values.append(try key(dest).databaseValue)
-                if hasEntityColumn { values.append(try schema.mapping(for: dest.entity).number.databaseValue) }
+                SQLiteRawBinding.bind(h, i, try key(dest))
+                if hasEntityColumn {
+                    i += 1
+                    SQLiteRawBinding.bind(h, i, Int64(try schema.mapping(for: dest.entity).number))
+                }
             } else {
-                values.append(.null)
-                if hasEntityColumn { values.append(.null) }
+                SQLiteRawBinding.bindNull(h, i)
+                if hasEntityColumn {
+                    i += 1
+                    SQLiteRawBinding.bindNull(h, i)
+                }
             }
+            i += 1
         }
+        return i
     }
 
     private func currentVersion(_ db: Database, table: String, pk: Int64) throws -> Int64 {
@@ -60,20 +71,20 @@ extension SQLiteStore {
             var versions: [ManagedObjectID: Int64] = [:]
             var conflicts: [MergeConflict] = []
             var maxKeys: [Int: Int64] = [:]
-            var values: [DatabaseValue] = []
 
             for change in request.inserted {
                 let plan = try plan(for: change.objectID)
                 let pk = try key(change.objectID)
                 let version = change.expectedVersion + 1
-                values.removeAll(keepingCapacity: true)
-                values.append(pk.databaseValue)
-                values.append(plan.mapping.number.databaseValue)
-                values.append(version.databaseValue)
-                try columnValues(change, plan: plan, into: &values)
-                try db.cachedStatement(sql: plan.insertSQL).execute(arguments: StatementArguments(values))
+                let statement = try db.cachedStatement(sql: plan.insertSQL)
+                let h = statement.sqliteStatement
+                SQLiteRawBinding.bind(h, 1, pk)
+                SQLiteRawBinding.bind(h, 2, Int64(plan.mapping.number))
+                SQLiteRawBinding.bind(h, 3, version)
+                _ = try bindColumns(change, plan: plan, to: h, from: 4)
+                try SQLiteRawBinding.step(statement, in: db)
                 versions[change.objectID] = version
-                let root = try schema.mapping(for: plan.entity.rootEntity).number
+                let root = plan.rootNumber
                 maxKeys[root] = max(maxKeys[root] ?? 0, pk)
             }
 
@@ -81,12 +92,13 @@ extension SQLiteStore {
                 let plan = try plan(for: change.objectID)
                 let pk = try key(change.objectID)
                 let version = change.expectedVersion + 1
-                values.removeAll(keepingCapacity: true)
-                try columnValues(change, plan: plan, into: &values)
-                values.append(version.databaseValue)
-                values.append(pk.databaseValue)
-                values.append(change.expectedVersion.databaseValue)
-                try db.cachedStatement(sql: plan.updateSQL).execute(arguments: StatementArguments(values))
+                let statement = try db.cachedStatement(sql: plan.updateSQL)
+                let h = statement.sqliteStatement
+                var i = try bindColumns(change, plan: plan, to: h, from: 1)
+                SQLiteRawBinding.bind(h, i, version); i += 1
+                SQLiteRawBinding.bind(h, i, pk); i += 1
+                SQLiteRawBinding.bind(h, i, change.expectedVersion)
+                try SQLiteRawBinding.step(statement, in: db)
                 if db.changesCount == 0 {
                     conflicts.append(MergeConflict(
                         objectID: change.objectID, expectedVersion: change.expectedVersion,

@@ -57,6 +57,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         /// Attribute slots and to-one slots in the order of the insert/update columns.
         var writtenAttributes: [(slot: Int, type: AttributeType)]
         var writtenToOnes: [(slot: Int, hasEntityColumn: Bool)]
+        /// The store number of the entity's root (whose `Z_MAX` covers its keys).
+        var rootNumber: Int
     }
 
     /// What opening a file found in it.
@@ -260,7 +262,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 toOneIndex: m.toOne.map { t in
                     t.flatMap { t in tp.index[t.column].map { (key: $0, entity: t.entityColumn.flatMap { tp.index[$0] }) } }
                 },
-                insertSQL: insert, updateSQL: update, writtenAttributes: attrs, writtenToOnes: toOnes)
+                insertSQL: insert, updateSQL: update, writtenAttributes: attrs, writtenToOnes: toOnes,
+                rootNumber: (try? schema.mapping(for: e.rootEntity))?.number ?? m.number)
         }
         return (tablePlans, entityPlans)
     }
@@ -364,17 +367,17 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         for e in inspection.structure.entities { numbers[e.name] = e.number }
         var diffs = SQLiteSchema(model: model, storeNumbers: numbers).differences(from: inspection.structure)
         if inspection.coreStackVersionName != nil {
+            // Written by CoreStack: the version hashes must be the model's.
             let stored = inspection.metadata.versionHashes
             for e in model.entities {
-                if let h = stored[e.name], h != e.versionHash {
-                    diffs.append("entity \(e.name): its version hash differs from the store's")
+                if let h = stored[e.name] {
+                    if h != e.versionHash { diffs.append("entity \(e.name): its version hash differs from the store's") }
+                } else {
+                    diffs.append("entity \(e.name): the store records no version hash for it")
                 }
             }
-            // Structure equal but hashes differ: still a mismatch.
-            if diffs.isEmpty == false || stored.keys.sorted() != model.entities.map(\.name).sorted() {
-                if stored.keys.sorted() != model.entities.map(\.name).sorted() {
-                    diffs.append("the store's version hashes name other entities than the model")
-                }
+            for name in stored.keys.sorted() where model.entity(named: name) == nil {
+                diffs.append("the store records a version hash for an entity \(name) the model does not have")
             }
         }
         return diffs

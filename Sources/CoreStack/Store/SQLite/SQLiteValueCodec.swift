@@ -6,50 +6,61 @@ enum SQLiteValueCodec {
     /// A column value read back as a value of `type`.
     static func value(_ dbValue: DatabaseValue, type: AttributeType) -> AttributeValue {
         switch dbValue.storage {
-        case .null:
-            return .null
-        case let .int64(i):
-            switch type {
-            case .integer16, .integer32, .integer64: return .integer(i)
-            case .boolean: return .bool(i != 0)
-            case .double, .float: return .double(Double(i))
-            case .decimal: return .decimal(Decimal(i))
-            case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
-            case .string: return .string(String(i))
-            case .uri: return URL(string: String(i)).map(AttributeValue.url) ?? .string(String(i))
-            default: return .integer(i)
-            }
-        case let .double(d):
-            switch type {
-            case .integer16, .integer32, .integer64:
-                return Int64(exactly: d.rounded(.towardZero)).map(AttributeValue.integer) ?? .double(d)
-            case .boolean: return .bool(d != 0)
-            case .decimal: return .decimal(decimal(d))
-            case .date: return .date(Date(timeIntervalSinceReferenceDate: d))
-            case .string: return .string(String(d))
-            default: return .double(d)
-            }
-        case let .string(s):
-            switch type {
-            case .uri: return URL(string: s).map(AttributeValue.url) ?? .string(s)
-            case .integer16, .integer32, .integer64: return Int64(s).map(AttributeValue.integer) ?? .string(s)
-            case .double, .float: return Double(s).map(AttributeValue.double) ?? .string(s)
-            case .decimal: return Decimal(string: s).map(AttributeValue.decimal) ?? .string(s)
-            case .boolean: return Int64(s).map { .bool($0 != 0) } ?? .string(s)
-            case .date: return Double(s).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .string(s)
-            case .uuid: return UUID(uuidString: s).map(AttributeValue.uuid) ?? .string(s)
-            case .binaryData, .transformable: return .data(Data(s.utf8))
-            default: return .string(s)
-            }
-        case let .blob(data):
-            switch type {
-            case .uuid:
-                guard data.count == 16 else { return .data(data) }
-                let b = [UInt8](data)
-                return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
-            case .string: return String(data: data, encoding: .utf8).map(AttributeValue.string) ?? .data(data)
-            default: return .data(data)
-            }
+        case .null: .null
+        case let .int64(i): value(int64: i, type: type)
+        case let .double(d): value(double: d, type: type)
+        case let .string(s): value(string: s, type: type)
+        case let .blob(data): value(blob: data, type: type)
+        }
+    }
+
+    static func value(int64 i: Int64, type: AttributeType) -> AttributeValue {
+        switch type {
+        case .integer16, .integer32, .integer64: .integer(i)
+        case .boolean: .bool(i != 0)
+        case .double, .float: .double(Double(i))
+        case .decimal: .decimal(Decimal(i))
+        case .date: .date(Date(timeIntervalSinceReferenceDate: Double(i)))
+        case .string: .string(String(i))
+        case .uri: URL(string: String(i)).map(AttributeValue.url) ?? .string(String(i))
+        default: .integer(i)
+        }
+    }
+
+    static func value(double d: Double, type: AttributeType) -> AttributeValue {
+        switch type {
+        case .integer16, .integer32, .integer64:
+            Int64(exactly: d.rounded(.towardZero)).map(AttributeValue.integer) ?? .double(d)
+        case .boolean: .bool(d != 0)
+        case .decimal: .decimal(decimal(d))
+        case .date: .date(Date(timeIntervalSinceReferenceDate: d))
+        case .string: .string(String(d))
+        default: .double(d)
+        }
+    }
+
+    static func value(string s: String, type: AttributeType) -> AttributeValue {
+        switch type {
+        case .uri: URL(string: s).map(AttributeValue.url) ?? .string(s)
+        case .integer16, .integer32, .integer64: Int64(s).map(AttributeValue.integer) ?? .string(s)
+        case .double, .float: Double(s).map(AttributeValue.double) ?? .string(s)
+        case .decimal: Decimal(string: s).map(AttributeValue.decimal) ?? .string(s)
+        case .boolean: Int64(s).map { .bool($0 != 0) } ?? .string(s)
+        case .date: Double(s).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .string(s)
+        case .uuid: UUID(uuidString: s).map(AttributeValue.uuid) ?? .string(s)
+        case .binaryData, .transformable: .data(Data(s.utf8))
+        default: .string(s)
+        }
+    }
+
+    static func value(blob data: Data, type: AttributeType) -> AttributeValue {
+        switch type {
+        case .uuid:
+            guard data.count == 16 else { return .data(data) }
+            let b = [UInt8](data)
+            return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+        case .string: return String(data: data, encoding: .utf8).map(AttributeValue.string) ?? .data(data)
+        default: return .data(data)
         }
     }
 

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Binds values straight onto a prepared statement's SQLite handle and steps it, for the hot
+/// loops of a save (no boxing of arguments; DESIGN.md: "bind and step through GRDB's raw
+/// statement handle"). Used only inside a GRDB write transaction, on the statement's connection.
+enum SQLiteRawBinding {
+    /// SQLite copies the bytes before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    static func bindNull(_ h: SQLiteStatement, _ i: Int32) {
+        sqlite3_bind_null(h, i)
+    }
+
+    static func bind(_ h: SQLiteStatement, _ i: Int32, _ v: Int64) {
+        sqlite3_bind_int64(h, i, v)
+    }
+
+    /// Binds `value` as Core Data stores a value of an attribute of `type`.
+    static func bind(_ h: SQLiteStatement, _ i: Int32, _ value: AttributeValue, type: AttributeType) {
+        switch value {
+        case .null:
+            sqlite3_bind_null(h, i)
+        case let .integer(n):
+            switch type {
+            case .double, .float, .date: sqlite3_bind_double(h, i, Double(n))
+            case .boolean: sqlite3_bind_int64(h, i, n != 0 ? 1 : 0)
+            default: sqlite3_bind_int64(h, i, n)
+            }
+        case let .bool(b):
+            sqlite3_bind_int64(h, i, b ? 1 : 0)
+        case let .double(d):
+            if type.isInteger || type == .boolean, let n = Int64(exactly: d) {
+                sqlite3_bind_int64(h, i, n)
+            } else {
+                sqlite3_bind_double(h, i, d)
+            }
+        case let .string(s):
+            bindText(h, i, s)
+        case let .date(d):
+            sqlite3_bind_double(h, i, d.timeIntervalSinceReferenceDate)
+        case let .data(d):
+            bindBlob(h, i, d)
+        case let .uuid(u):
+            bindBlob(h, i, SQLiteValueCodec.uuidData(u))
+        case .decimal:
+            switch SQLiteValueCodec.databaseValue(value, type: type).storage {
+            case let .int64(n): sqlite3_bind_int64(h, i, n)
+            case let .double(d): sqlite3_bind_double(h, i, d)
+            default: sqlite3_bind_null(h, i)
+            }
+        case let .url(u):
+            bindText(h, i, u.absoluteString)
+        }
+    }
+
+    private static func bindText(_ h: SQLiteStatement, _ i: Int32, _ s: String) {
+        var s = s
+        s.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else {
+                _ = sqlite3_bind_text(h, i, "", 0, transient)
+                return
+            }
+            _ = UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: buffer.count) { p in
+                sqlite3_bind_text(h, i, p, Int32(buffer.count), transient)
+            }
+        }
+    }
+
+    private static func bindBlob(_ h: SQLiteStatement, _ i: Int32, _ d: Data) {
+        if d.isEmpty {
+            sqlite3_bind_zeroblob(h, i, 0)
+            return
+        }
+        d.withUnsafeBytes { buffer in
+            _ = sqlite3_bind_blob(h, i, buffer.baseAddress, Int32(buffer.count), transient)
+        }
+    }
+
+    /// Steps a statement whose parameters are bound, and resets it. Throws SQLite's error.
+    static func step(_ statement: Statement, in db: Database) throws {
+        let h = statement.sqliteStatement
+        let code = sqlite3_step(h)
+        if code != SQLITE_DONE && code != SQLITE_ROW {
+            let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error \(code)"
+            sqlite3_reset(h)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
+        sqlite3_reset(h)
+    }
+
+    // MARK: - Reading
+
+    /// Column `i` of the current row, as a value of an attribute of `type`.
+    static func column(_ h: SQLiteStatement, _ i: Int32, type: AttributeType) -> AttributeValue {
+        switch sqlite3_column_type(h, i) {
+        case SQLITE_NULL:
+            return .null
+        case SQLITE_INTEGER:
+            return SQLiteValueCodec.value(int64: sqlite3_column_int64(h, i), type: type)
+        case SQLITE_FLOAT:
+            return SQLiteValueCodec.value(double: sqlite3_column_double(h, i), type: type)
+        case SQLITE_TEXT:
+            guard let p = sqlite3_column_text(h, i) else { return .null }
+            let text = String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(h, i))), as: UTF8.self)
+            return SQLiteValueCodec.value(string: text, type: type)
+        default:
+            let count = Int(sqlite3_column_bytes(h, i))
+            guard count > 0, let p = sqlite3_column_blob(h, i) else { return SQLiteValueCodec.value(blob: Data(), type: type) }
+            return SQLiteValueCodec.value(blob: Data(bytes: p, count: count), type: type)
+        }
+    }
+
+    /// Column `i` as an integer, nil when NULL (or not a number).
+    static func int64(_ h: SQLiteStatement, _ i: Int32) -> Int64? {
+        switch sqlite3_column_type(h, i) {
+        case SQLITE_INTEGER: sqlite3_column_int64(h, i)
+        case SQLITE_FLOAT: Int64(exactly: sqlite3_column_double(h, i).rounded(.towardZero))
+        default: nil
+        }
+    }
+
+    /// Binds `arguments`, then calls `body` for each row of `statement`.
+    static func forEachRow(_ statement: Statement, arguments: [DatabaseValue], in db: Database, _ body: (SQLiteStatement) throws -> Void) throws {
+        try statement.setArguments(StatementArguments(arguments))
+        let h = statement.sqliteStatement
+        defer { sqlite3_reset(h) }
+        while true {
+            let code = sqlite3_step(h)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error \(code)"
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+            }
+            try body(h)
+        }
+    }
+}
