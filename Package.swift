@@ -39,6 +39,10 @@ let package = Package(
             name: "corestack-fuzz",
             dependencies: ["CoreStack"]
         ),
+        .executableTarget(
+            name: "corestack-stack-probe",
+            dependencies: ["CoreStack"]
+        ),
         .testTarget(
             name: "CoreStackTests",
             dependencies: ["CoreStack"]

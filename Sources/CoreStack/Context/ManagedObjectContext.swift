@@ -49,6 +49,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     let queue: DispatchQueue
     private let queueToken = QueueToken()
     static let queueKey = DispatchSpecificKey<QueueToken>()
+    /// Marks the main queue, so ``isOnQueue`` knows it whichever thread drains it.
+    static let mainQueueToken: QueueToken = {
+        let token = QueueToken()
+        DispatchQueue.main.setSpecific(key: queueKey, value: token)
+        return token
+    }()
     static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
 
     var registered: [ManagedObjectID: ManagedObject] = [:]
@@ -95,6 +101,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     private static func makeQueue(_ type: ConcurrencyType, name: String?, token: QueueToken) -> DispatchQueue {
         switch type {
         case .mainQueue:
+            _ = mainQueueToken
             return .main
         case .privateQueue:
             let q = DispatchQueue(label: "CoreStack.context.\(name ?? "private")")
@@ -115,7 +122,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Whether the caller is running on this context's queue.
     public var isOnQueue: Bool {
         switch concurrencyType {
-        case .mainQueue: Thread.isMainThread
+        // When the main thread has called dispatchMain() (as Swift Testing does on Linux), the main
+        // queue is drained by another thread: recognise the queue itself too.
+        case .mainQueue:
+            Thread.isMainThread || DispatchQueue.getSpecific(key: Self.queueKey) === Self.mainQueueToken
+                || Thread.current.threadDictionary[Self.mainQueueHeldKey] != nil
         case .privateQueue: DispatchQueue.getSpecific(key: Self.queueKey) === queueToken
         }
     }
@@ -126,9 +137,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// let count = try context.performAndWait { try context.count(for: FetchRequest<Book>(entityName: "Book")) }
     /// ```
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        if isOnQueue { return try block() }
+        if isOnQueue { return try holdingQueue(block) }
         return try queue.sync {
-            let result = try block()
+            let result = try holdingQueue(block)
             processPendingChanges()
             return result
         }
@@ -137,9 +148,24 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Schedules a block on the context's queue and returns at once.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { [self] in
-            block()
+            holdingQueue(block)
             processPendingChanges()
         }
+    }
+
+    static let mainQueueHeldKey = "CoreStack.mainQueueHeld"
+
+    /// Runs a block of a main-queue context noting, for this thread, that it holds the main queue:
+    /// a nested `sync` on a child's private queue runs on the same thread, where neither
+    /// `Thread.isMainThread` (false when another thread drains the main queue) nor the main
+    /// queue's specific value is visible, and a `DispatchQueue.main.sync` from there would deadlock.
+    func holdingQueue<T>(_ block: () throws -> T) rethrows -> T {
+        guard concurrencyType == .mainQueue else { return try block() }
+        let dict = Thread.current.threadDictionary
+        let previous = dict[Self.mainQueueHeldKey]
+        dict[Self.mainQueueHeldKey] = true
+        defer { dict[Self.mainQueueHeldKey] = previous }
+        return try block()
     }
 
     /// Runs a block on the context's queue and returns its result.
@@ -153,7 +179,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             queue.async { [self] in
                 do {
-                    let value = try block()
+                    let value = try holdingQueue(block)
                     processPendingChanges()
                     continuation.resume(returning: value)
                 } catch {

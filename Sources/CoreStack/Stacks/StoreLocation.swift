@@ -1,0 +1,141 @@
+import Foundation
+
+/// Where the ready-made stacks keep their SQLite files, and how they create, destroy and move
+/// them aside (always with the `-wal` and `-shm` files SQLite keeps next to a store in WAL mode).
+///
+/// ```swift
+/// let url = StoreLocation.dataFolder(applicationName: "Notes").appendingPathComponent("Notes.sqlite")
+/// try StoreLocation.prepareFolder(for: url)
+/// try StoreLocation.destroyStore(at: url)
+/// ```
+public enum StoreLocation {
+    /// The suffixes of the files SQLite keeps next to a store (`""` is the store itself).
+    public static let fileSuffixes = ["", "-wal", "-shm"]
+
+    /// The application name used for default folders: the process name.
+    public static var defaultApplicationName: String {
+        let name = ProcessInfo.processInfo.processName
+        return name.isEmpty ? "CoreStack" : name
+    }
+
+    /// The user's data folder for an application: `$XDG_DATA_HOME/<app>` or `~/.local/share/<app>`.
+    ///
+    /// ```swift
+    /// StoreLocation.dataFolder(applicationName: "Notes", environment: ["HOME": "/home/ann"])
+    /// // /home/ann/.local/share/Notes
+    /// ```
+    public static func dataFolder(
+        applicationName: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        xdgFolder("XDG_DATA_HOME", fallback: ".local/share", environment: environment)
+            .appendingPathComponent(applicationName, isDirectory: true)
+    }
+
+    /// The user's cache folder for an application: `$XDG_CACHE_HOME/<app>` or `~/.cache/<app>`.
+    ///
+    /// ```swift
+    /// StoreLocation.cacheFolder(applicationName: "Photos", environment: ["XDG_CACHE_HOME": "/tmp/c"])
+    /// // /tmp/c/Photos
+    /// ```
+    public static func cacheFolder(
+        applicationName: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        xdgFolder("XDG_CACHE_HOME", fallback: ".cache", environment: environment)
+            .appendingPathComponent(applicationName, isDirectory: true)
+    }
+
+    private static func xdgFolder(_ variable: String, fallback: String, environment: [String: String]) -> URL {
+        // The XDG spec: the variable counts only when it holds an absolute path.
+        if let value = environment[variable], value.hasPrefix("/") {
+            return URL(fileURLWithPath: value, isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(fallback, isDirectory: true)
+    }
+
+    /// Creates the store's parent folders and checks that files can be written there.
+    ///
+    /// ```swift
+    /// try StoreLocation.prepareFolder(for: URL(fileURLWithPath: "/tmp/app/Model.sqlite"))
+    /// ```
+    /// - Throws: ``StackError/storeLocationUnavailable(path:reason:)``.
+    public static func prepareFolder(for storeURL: URL) throws {
+        let folder = storeURL.deletingLastPathComponent()
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        if fm.fileExists(atPath: storeURL.path, isDirectory: &isDir), isDir.boolValue {
+            throw StackError.storeLocationUnavailable(path: storeURL.path, reason: "it is a folder")
+        }
+        do {
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw StackError.storeLocationUnavailable(
+                path: storeURL.path, reason: "the folder \(folder.path) cannot be created (\(describe(error)))")
+        }
+        // Probe with a real file: access(2) says yes to root even on read-only folders and file systems.
+        let probe = folder.appendingPathComponent(".corestack-write-probe-\(UUID().uuidString)")
+        guard fm.createFile(atPath: probe.path, contents: Data()) else {
+            throw StackError.storeLocationUnavailable(
+                path: storeURL.path, reason: "files cannot be written in \(folder.path)")
+        }
+        try? fm.removeItem(at: probe)
+    }
+
+    /// Deletes a store file and its `-wal` and `-shm` files (missing files are fine).
+    ///
+    /// ```swift
+    /// try StoreLocation.destroyStore(at: url)
+    /// ```
+    public static func destroyStore(at storeURL: URL) throws {
+        let fm = FileManager.default
+        for suffix in fileSuffixes {
+            let path = storeURL.path + suffix
+            guard fm.fileExists(atPath: path) else { continue }
+            do {
+                try fm.removeItem(atPath: path)
+            } catch {
+                throw StackError.storeLocationUnavailable(path: path, reason: "cannot delete it (\(describe(error)))")
+            }
+        }
+    }
+
+    /// Moves a store and its `-wal` and `-shm` files aside, next to it, under a timestamped name
+    /// (`LocalData.sqlite` → `LocalData.quarantined-20250102-030405-678.sqlite`), and returns the
+    /// new URL of the store file.
+    ///
+    /// ```swift
+    /// let moved = try StoreLocation.quarantineStore(at: url)
+    /// ```
+    @discardableResult
+    public static func quarantineStore(at storeURL: URL, date: Date = Date()) throws -> URL {
+        let fm = FileManager.default
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
+        let stamp = formatter.string(from: date)
+        let folder = storeURL.deletingLastPathComponent()
+        let ext = storeURL.pathExtension
+        let base = storeURL.deletingPathExtension().lastPathComponent
+        func candidate(_ n: Int) -> URL {
+            let name = base + ".quarantined-" + stamp + (n > 0 ? "-\(n)" : "") + (ext.isEmpty ? "" : "." + ext)
+            return folder.appendingPathComponent(name)
+        }
+        var n = 0
+        while fileSuffixes.contains(where: { fm.fileExists(atPath: candidate(n).path + $0) }) { n += 1 }
+        let target = candidate(n)
+        for suffix in fileSuffixes where fm.fileExists(atPath: storeURL.path + suffix) {
+            do {
+                try fm.moveItem(atPath: storeURL.path + suffix, toPath: target.path + suffix)
+            } catch {
+                throw StackError.storeLocationUnavailable(
+                    path: storeURL.path + suffix, reason: "cannot move it aside (\(describe(error)))")
+            }
+        }
+        return target
+    }
+
+    static func describe(_ error: any Error) -> String {
+        String(describing: error)
+    }
+}

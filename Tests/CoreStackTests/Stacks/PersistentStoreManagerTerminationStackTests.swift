@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import CoreStack
+
+/// A running `corestack-stack-probe` child process.
+final class StackProbe: @unchecked Sendable {
+    let process = Process()
+    let output = Recorder<String>()
+    let storeURL: URL
+
+    /// The probe binary, built by `swift test` next to the test bundle.
+    static func binary() throws -> URL {
+        var folders: [URL] = [Bundle.main.bundleURL]
+        if let exe = Bundle.main.executableURL { folders.append(exe.deletingLastPathComponent()) }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        folders.append(packageRoot.appendingPathComponent(".build/debug"))
+        for f in folders {
+            let candidate = f.appendingPathComponent("corestack-stack-probe")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw ProbeMissing(searched: folders.map(\.path))
+    }
+
+    struct ProbeMissing: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String {
+            "the corestack-stack-probe executable was not found (looked in \(searched.joined(separator: ", "))); "
+                + "build it with `swift build --product corestack-stack-probe`"
+        }
+    }
+
+    init(storeURL: URL, mode: String = "wait", text: String = "unsaved at termination") throws {
+        self.storeURL = storeURL
+        process.executableURL = try Self.binary()
+        process.arguments = [storeURL.path, mode, text]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let handle = pipe.fileHandleForReading
+        let output = output
+        DispatchQueue.global().async {
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                output.append(String(decoding: data, as: UTF8.self))
+            }
+        }
+    }
+
+    var text: String { output.values.joined() }
+
+    func waitUntilReady() async -> Bool { await eventually(30) { self.text.contains("ready") } }
+    func waitUntilExit() async -> Bool { await eventually(30) { !self.process.isRunning } }
+
+    /// The process state letter from /proc (R, S, T…).
+    var state: String? {
+        guard let s = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let close = s.lastIndex(of: ")")
+        else { return nil }
+        return s[s.index(after: close)...].split(separator: " ").first.map(String.init)
+    }
+
+    /// The probe's model, built the same way as in the probe.
+    static func model() throws -> ManagedObjectModel {
+        try ManagedObjectModel(versionName: "Probe") {
+            EntityDescription("Note") { AttributeDescription("text", .string) }
+        }
+    }
+
+    /// The texts of the notes in the probe's store, read through a separate read-only store.
+    static func notes(at url: URL) throws -> [String] {
+        let model = try model()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(SQLiteStore(url: url, model: model, readOnly: true))
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        return try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Note")).map { o in
+                (try o.value(forKey: "text") as? String) ?? ""
+            }
+        }
+    }
+}
+
+@Suite("PersistentStoreManager termination saves (child process)", .serialized)
+struct PersistentStoreManagerTerminationStackTests {
+    @Test("an unsaved insert is on disk after the process receives a termination signal, and it dies of that signal",
+          arguments: [SIGTERM, SIGINT, SIGHUP])
+    func terminationSignalSaves(sig: Int32) async throws {
+        let folder = try StackTempFolder("probe")
+        let url = folder.file("LocalData.sqlite")
+        let probe = try StackProbe(storeURL: url, text: "signal \(sig)")
+        #expect(await probe.waitUntilReady(), "the probe did not start: \(probe.text)")
+        #expect(try StackProbe.notes(at: url).isEmpty, "nothing is saved before the signal")
+        #expect(kill(probe.process.processIdentifier, sig) == 0)
+        #expect(await probe.waitUntilExit(), "the probe did not end: \(probe.text)")
+        #expect(probe.process.terminationReason == .uncaughtSignal)
+        #expect(probe.process.terminationStatus == sig)
+        #expect(try StackProbe.notes(at: url) == ["signal \(sig)"])
+    }
+
+    @Test("SIGTSTP saves and then stops the process; it continues after SIGCONT")
+    func suspendSaves() async throws {
+        let folder = try StackTempFolder("probe")
+        let url = folder.file("LocalData.sqlite")
+        let probe = try StackProbe(storeURL: url, text: "suspended")
+        #expect(await probe.waitUntilReady(), "the probe did not start: \(probe.text)")
+        #expect(kill(probe.process.processIdentifier, SIGTSTP) == 0)
+        #expect(await eventually(30) { probe.state == "T" }, "the probe did not stop")
+        #expect(try StackProbe.notes(at: url) == ["suspended"])
+        #expect(kill(probe.process.processIdentifier, SIGCONT) == 0)
+        #expect(await eventually(30) { probe.state != "T" })
+        #expect(kill(probe.process.processIdentifier, SIGTERM) == 0)
+        #expect(await probe.waitUntilExit())
+        #expect(probe.process.terminationStatus == SIGTERM)
+    }
+
+    @Test("a normal exit saves")
+    func exitSaves() async throws {
+        let folder = try StackTempFolder("probe")
+        let url = folder.file("LocalData.sqlite")
+        let probe = try StackProbe(storeURL: url, mode: "exit", text: "at exit")
+        #expect(await probe.waitUntilExit())
+        #expect(probe.process.terminationReason == .exit)
+        #expect(probe.process.terminationStatus == 0)
+        #expect(try StackProbe.notes(at: url) == ["at exit"])
+    }
+}
