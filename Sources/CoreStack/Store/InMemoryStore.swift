@@ -146,23 +146,20 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
         ids.sort()
         if !request.sortDescriptors.isEmpty {
+            let descriptors = request.sortDescriptors
             let keys = try ids.map { id in
-                try request.sortDescriptors.map { d -> AttributeValue in
-                    guard case let .scalar(v) = try RowSubject(store: self, id: id).value(forKeyPath: d.key.split(separator: ".").map(String.init))
-                    else { return .null }
-                    if case let .string(s) = v, d.comparison != .default {
-                        return .string(StringMatching.fold(s, options: d.comparison == .caseInsensitive ? .caseInsensitive : [.caseInsensitive, .diacriticInsensitive]))
-                    }
-                    return v
+                try descriptors.map { d -> AttributeValue in
+                    let v = try RowSubject(store: self, id: id).value(forKeyPath: d.key.split(separator: ".").map(String.init))
+                    guard case let .scalar(s) = v else { return .null }
+                    return d.sortValue(s)
                 }
             }
             let order = ids.indices.sorted { a, b in
-                for (i, d) in request.sortDescriptors.enumerated() {
-                    let r = keys[a][i].compare(to: keys[b][i]) ?? .orderedSame
-                    if r == .orderedSame { continue }
-                    return d.ascending ? r == .orderedAscending : r == .orderedDescending
+                switch SortDescriptor.compare(keys[a], keys[b], by: descriptors) {
+                case .orderedAscending: true
+                case .orderedDescending: false
+                case .orderedSame: a < b
                 }
-                return a < b
             }
             ids = order.map { ids[$0] }
         }
