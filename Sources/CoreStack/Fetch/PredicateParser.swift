@@ -245,7 +245,14 @@ struct PredicateParser {
 
     private func appendKey(_ key: String, to e: Expression, column: Int) throws -> Expression {
         switch e {
-        case let .keyPath(path): return .keyPath(path + "." + key)
+        case let .keyPath(path):
+            // Key-value coding's operator-first form, `books.@avg.pages`, is `books.pages.@avg`.
+            if !key.hasPrefix("@"), let dot = path.lastIndex(of: "."),
+                ["@sum", "@avg", "@min", "@max"].contains(path[path.index(after: dot)...].lowercased())
+            {
+                return .keyPath(path[..<dot] + "." + key + path[dot...])
+            }
+            return .keyPath(path + "." + key)
         case let .variable(name): return .keyPath("$" + name + "." + key)
         case .evaluatedObject: return .keyPath(key)
         case .subquery, .aggregate:
