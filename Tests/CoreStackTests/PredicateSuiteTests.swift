@@ -51,7 +51,10 @@ struct SuiteCase: Sendable, CustomTestStringConvertible {
     let variables: [String: Arg]
     let expected: @Sendable () -> Set<String>
 
-    var testDescription: String { "\(entity): \(format)" }
+    var testDescription: String {
+        let shown = args.isEmpty ? "" : " \(args)"
+        return "\(entity): \(format)\(shown)".debugDescription
+    }
 
     func predicate(in context: ManagedObjectContext) throws -> Predicate {
         let values = try args.map { try $0.value(in: context) }
@@ -202,6 +205,13 @@ enum SuiteCases {
         B("title CONTAINS ''") { has($0.title, "") },
         B("title CONTAINS %@", .s("%")) { has($0.title, "%") },
         B("title CONTAINS '_'") { has($0.title, "_") },
+        B("title CONTAINS %@", .s("D\0")) { has($0.title, "D\0") },
+        B("title BEGINSWITH[c] %@", .s("\0")) { begins($0.title, "\0", "c") },
+        B("title == %@", .s("Dune\0")) { same($0.title, "Dune\0") },
+        B("title != %@", .s("Dune\0")) { !same($0.title, "Dune\0") },
+        B("title < %@", .s("C\0")) { less($0.title, "C\0") },
+        B("title > %@", .s("Dune\0x")) { less("Dune\0x", $0.title) },
+        B("title BETWEEN %@", .list([.s("D\0"), .s("G")])) { !less($0.title, "D\0") && !less("G", $0.title) },
         B("title LIKE 'Dune*'") { wildcard($0.title, "Dune*") },
         B("title LIKE[c] '*dune*'") { wildcard($0.title, "*dune*", "c") },
         B("title LIKE '????'") { wildcard($0.title, "????") },

@@ -440,11 +440,11 @@ struct SQLitePredicateCompiler {
                 }
             case .string:
                 guard let s = v.stringValue else { throw mismatch() }
-                return bind(s.databaseValue)
+                return bind(Self.text(s))
             case .uri:
-                if let u = v.urlValue { return bind(u.absoluteString.databaseValue) }
+                if let u = v.urlValue { return bind(Self.text(u.absoluteString)) }
                 guard let s = v.stringValue else { throw mismatch() }
-                return bind(s.databaseValue)
+                return bind(Self.text(s))
             case .date:
                 guard let d = v.dateValue else { throw mismatch() }
                 return bind(d.timeIntervalSinceReferenceDate.databaseValue)
@@ -457,6 +457,21 @@ struct SQLitePredicateCompiler {
             case .undefined, .objectID:
                 throw mismatch()
             }
+        }
+    }
+
+    /// A string as a bound value. GRDB binds text up to its first NUL, so a string holding NUL
+    /// binds as the BLOB of its UTF-8 bytes: the string functions read it whole, `=` never matches
+    /// stored text (which cannot hold NUL either), and orderings compare bytes (see `compare`).
+    private static func text(_ s: String) -> DatabaseValue {
+        s.utf8.contains(0) ? Data(s.utf8).databaseValue : s.databaseValue
+    }
+
+    private static func hasNUL(_ e: Expression) -> Bool {
+        switch e {
+        case let .constant(.string(s)): s.utf8.contains(0)
+        case let .list(items): items.contains(where: hasNUL)
+        default: false
         }
     }
 
@@ -527,8 +542,14 @@ struct SQLitePredicateCompiler {
         return false
     }
 
-    private mutating func compare(lhs: String, kind: Kind, _ c: Comparison, entity: EntityDescription, alias: String) throws -> String {
+    private mutating func compare(lhs original: String, kind: Kind, _ c: Comparison, entity: EntityDescription, alias: String) throws -> String {
         let opts = c.options.rawValue
+        var lhs = original
+        let ordering: Set<Comparison.Operator> = [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between]
+        if ordering.contains(c.op), c.options.isEmpty, isString(kind), Self.hasNUL(c.right) {
+            // The constant is a BLOB of UTF-8 bytes: compare the text's bytes too, as memory does.
+            lhs = "CAST(\(original) AS BLOB)"
+        }
         let stringOps: [Comparison.Operator: String] = [
             .beginsWith: "beginswith", .endsWith: "endswith", .like: "like", .matches: "matches", .contains: "contains",
         ]
@@ -561,6 +582,7 @@ struct SQLitePredicateCompiler {
             if !c.options.isEmpty && isString(kind) {
                 return "cs_fold(\(lhs), \(opts)) \(c.op.rawValue) cs_fold(\(rhs), \(opts))"
             }
+            if lhs != original { return "\(lhs) \(c.op.rawValue) CAST(\(rhs) AS BLOB)" }
             return "\(lhs) \(c.op.rawValue) \(rhs)"
         case .in:
             guard case let .list(items) = c.right else {
@@ -590,6 +612,7 @@ struct SQLitePredicateCompiler {
             if !c.options.isEmpty && isString(kind) {
                 return "cs_fold(\(lhs), \(opts)) BETWEEN cs_fold(\(lo), \(opts)) AND cs_fold(\(hi), \(opts))"
             }
+            if lhs != original { return "\(lhs) BETWEEN CAST(\(lo) AS BLOB) AND CAST(\(hi) AS BLOB)" }
             return "\(lhs) BETWEEN \(lo) AND \(hi)"
         default:
             throw CoreStackError.invalidPredicate("\(c.op.rawValue) is not supported here")
