@@ -150,6 +150,7 @@ extension ManagedObjectContext {
         func isCandidate(_ o: ManagedObject) -> Bool {
             request.includesSubentities ? o.entity.isKind(of: entity) : o.entity === entity
         }
+        if let p = request.predicate { try PredicateValidator.validate(p, entity: entity) }
         func matches(_ o: ManagedObject) throws -> Bool {
             guard let p = request.predicate else { return true }
             return try PredicateEvaluator.evaluate(p, on: o)

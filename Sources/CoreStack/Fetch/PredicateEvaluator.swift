@@ -37,15 +37,14 @@ public enum PredicateEvaluator {
         case .all:
             return try left.elements.allSatisfy { try test($0, c, right) }
         case .direct:
-            if case let .collection(items) = left, c.op != .contains, !isAggregateTarget(c) {
-                // A to-many key path without ANY behaves as ANY, as in Core Data's SQL.
+            // A to-many key path without ANY behaves as ANY, as in Core Data's SQL — except
+            // `relationship CONTAINS object`, which asks whether the collection holds the object.
+            if case let .collection(items) = left, c.op != .contains || items.contains(where: { if case .scalar = $0 { true } else { false } }) {
                 return try items.contains { try test($0, c, right) }
             }
             return try test(left, c, right)
         }
     }
-
-    private static func isAggregateTarget(_ c: Comparison) -> Bool { false }
 
     private static func test(_ left: EvalValue, _ c: Comparison, _ right: EvalValue) throws -> Bool {
         switch c.op {
@@ -54,19 +53,20 @@ public enum PredicateEvaluator {
         case .between:
             let bounds = right.elements
             guard bounds.count == 2 else { throw CoreStackError.invalidPredicate("BETWEEN needs two values") }
-            return ordered(left, bounds[0], { $0 != .orderedAscending })
-                && ordered(left, bounds[1], { $0 != .orderedDescending })
+            return ordered(left, bounds[0], c.options, { $0 != .orderedAscending })
+                && ordered(left, bounds[1], c.options, { $0 != .orderedDescending })
         case .contains:
             if case let .collection(items) = left {
                 return items.contains { equal($0, right, c.options) }
             }
+            if case .object = left { return equal(left, right, c.options) }
             return stringTest(left, right) { StringMatching.contains($0, $1, options: c.options) }
         case .equal: return equal(left, right, c.options)
         case .notEqual: return !equal(left, right, c.options)
-        case .lessThan: return ordered(left, right, { $0 == .orderedAscending })
-        case .lessThanOrEqual: return ordered(left, right, { $0 != .orderedDescending })
-        case .greaterThan: return ordered(left, right, { $0 == .orderedDescending })
-        case .greaterThanOrEqual: return ordered(left, right, { $0 != .orderedAscending })
+        case .lessThan: return ordered(left, right, c.options, { $0 == .orderedAscending })
+        case .lessThanOrEqual: return ordered(left, right, c.options, { $0 != .orderedDescending })
+        case .greaterThan: return ordered(left, right, c.options, { $0 == .orderedDescending })
+        case .greaterThanOrEqual: return ordered(left, right, c.options, { $0 != .orderedAscending })
         case .beginsWith: return stringTest(left, right) { StringMatching.beginsWith($0, $1, options: c.options) }
         case .endsWith: return stringTest(left, right) { StringMatching.endsWith($0, $1, options: c.options) }
         case .like: return stringTest(left, right) { StringMatching.like($1, $0, options: c.options) }
@@ -92,10 +92,16 @@ public enum PredicateEvaluator {
         }
     }
 
-    private static func ordered(_ a: EvalValue, _ b: EvalValue, _ accept: (ComparisonResult) -> Bool) -> Bool {
-        guard case let .scalar(x) = a, case let .scalar(y) = b, !x.isNull, !y.isNull,
-            let r = x.compare(to: y)
-        else { return false }
+    private static func ordered(
+        _ a: EvalValue, _ b: EvalValue, _ options: Comparison.Options, _ accept: (ComparisonResult) -> Bool
+    ) -> Bool {
+        guard case var .scalar(x) = a, case var .scalar(y) = b, !x.isNull, !y.isNull else { return false }
+        if !options.isEmpty, case let .string(l) = x, case let .string(r) = y {
+            // As SQL's cs_fold on both sides.
+            x = .string(StringMatching.fold(l, options: options))
+            y = .string(StringMatching.fold(r, options: options))
+        }
+        guard let r = x.compare(to: y) else { return false }
         return accept(r)
     }
 

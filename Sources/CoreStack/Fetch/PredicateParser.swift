@@ -10,6 +10,12 @@ struct PredicateParser {
     private var pos = 0
     private var arguments: [Any?]
     private var argumentIndex = 0
+    /// How deeply parentheses, NOT, lists, SUBQUERY and CAST are nested at the current token.
+    private var depth = 0
+
+    /// The deepest nesting the parser accepts: deeper input fails with a typed error instead of
+    /// exhausting the stack (the parser, the printer and the evaluators all recurse).
+    static let maximumNesting = 200
 
     static let reserved: Set<String> = [
         "AND", "OR", "NOT", "IN", "ALL", "ANY", "SOME", "NONE", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH",
@@ -80,6 +86,14 @@ struct PredicateParser {
         guard acceptPunct(c) else { throw error("expected \"\(c)\" \(what), found \(describe(current))") }
     }
 
+    /// Enters one level of nesting; callers `defer { depth -= 1 }`.
+    private mutating func enter() throws {
+        guard depth < Self.maximumNesting else {
+            throw error("the predicate is nested more than \(Self.maximumNesting) levels deep")
+        }
+        depth += 1
+    }
+
     // MARK: Predicates
 
     private mutating func parseOr() throws -> Predicate {
@@ -100,6 +114,8 @@ struct PredicateParser {
 
     private mutating func parseNot() throws -> Predicate {
         if acceptKeyword("NOT") != nil || acceptOp("!") != nil {
+            try enter()
+            defer { depth -= 1 }
             return .not(try parseNot())
         }
         return try parsePrimary()
@@ -111,6 +127,8 @@ struct PredicateParser {
         if acceptKeyword("FALSEPREDICATE") != nil { return .constant(false) }
         if case .punct("(") = current.kind {
             let open = current
+            try enter()
+            defer { depth -= 1 }
             pos += 1
             let p = try parseOr()
             guard acceptPunct(")") else {
@@ -227,7 +245,14 @@ struct PredicateParser {
 
     private func appendKey(_ key: String, to e: Expression, column: Int) throws -> Expression {
         switch e {
-        case let .keyPath(path): return .keyPath(path + "." + key)
+        case let .keyPath(path):
+            // Key-value coding's operator-first form, `books.@avg.pages`, is `books.pages.@avg`.
+            if !key.hasPrefix("@"), let dot = path.lastIndex(of: "."),
+                ["@sum", "@avg", "@min", "@max"].contains(path[path.index(after: dot)...].lowercased())
+            {
+                return .keyPath(path[..<dot] + "." + key + path[dot...])
+            }
+            return .keyPath(path + "." + key)
         case let .variable(name): return .keyPath("$" + name + "." + key)
         case .evaluatedObject: return .keyPath(key)
         case .subquery, .aggregate:
@@ -264,6 +289,8 @@ struct PredicateParser {
             pos += 1
             return try formatArgument(spec, t)
         case .punct("{"):
+            try enter()
+            defer { depth -= 1 }
             pos += 1
             var items: [Expression] = []
             if !acceptPunct("}") {
@@ -288,9 +315,13 @@ struct PredicateParser {
                 pos += 1
                 return .evaluatedObject
             case "SUBQUERY":
+                try enter()
+                defer { depth -= 1 }
                 pos += 1
                 return try parseSubquery()
             case "CAST":
+                try enter()
+                defer { depth -= 1 }
                 pos += 1
                 return try parseCast()
             default:

@@ -139,7 +139,8 @@ extension AttributeValue {
         case let (.integer(a), .integer(b)): return cmp(a, b)
         case let (.string(a), .string(b)):
             // Code-point order, as SQLite's BINARY collation sorts UTF-8.
-            return a == b ? .orderedSame : (a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : .orderedDescending)
+            // Byte equality, not Swift's canonical equivalence: "é" precomposed and decomposed differ in SQL too.
+            return a.utf8.elementsEqual(b.utf8) ? .orderedSame : (a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : .orderedDescending)
         case let (.date(a), .date(b)): return cmp(a, b)
         case let (.uuid(a), .uuid(b)): return cmp(a.uuidString, b.uuidString)
         case let (.url(a), .url(b)): return cmp(a.absoluteString, b.absoluteString)

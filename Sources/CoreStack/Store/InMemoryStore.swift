@@ -142,6 +142,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         let entity = request.entity
         var ids = rows.keys.filter { request.includesSubentities ? $0.entity.isKind(of: entity) : $0.entity === entity }
         if let p = request.predicate {
+            try PredicateValidator.validate(p, entity: entity)
             ids = try ids.filter { try PredicateEvaluator.evaluate(p, on: RowSubject(store: self, id: $0)) }
         }
         ids.sort()

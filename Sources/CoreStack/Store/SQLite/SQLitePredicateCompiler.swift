@@ -8,12 +8,16 @@ import GRDB
 /// functions of ``SQLiteFunctions`` (``StringMatching``), so SQL and in-memory evaluation agree.
 /// Key paths through to-one relationships become scalar subqueries (nil when the relationship is
 /// empty); to-many key paths become `EXISTS` subqueries (`ANY`, the default) or `NOT EXISTS … NOT`
-/// (`ALL`); `rel.@count` a `COUNT(*)` subquery.
+/// (`ALL`); aggregates (`rel.@count`, `books.pages.@sum`, `@avg`, `@min`, `@max`) scalar subqueries
+/// over the joined relationship tables; `SUBQUERY(collection, $x, predicate).@count` a correlated
+/// `COUNT(*)` in which `$x` is the destination row's alias.
 struct SQLitePredicateCompiler {
     let schema: SQLiteSchema
     /// The bound values, in the order of the `?` in the SQL produced so far.
     private(set) var arguments: [DatabaseValue] = []
     private var aliasCounter = 0
+    /// Subquery variables in scope: the alias and entity of the row each stands for.
+    private var variables: [String: (alias: String, entity: EntityDescription)] = [:]
 
     init(schema: SQLiteSchema) {
         self.schema = schema
@@ -74,15 +78,37 @@ struct SQLitePredicateCompiler {
         }
     }
 
+    private func isPathLike(_ e: Expression) -> Bool {
+        switch e {
+        case .keyPath, .evaluatedObject, .aggregate: return true
+        case let .variable(v): return variables[v] != nil
+        default: return false
+        }
+    }
+
+    private func unbound(_ v: String) -> CoreStackError {
+        .invalidPredicate("the variable $\(v) was not substituted")
+    }
+
+    /// The entity and alias a key path starts from (a subquery variable's row for `$x.key`), and its keys.
+    private func start(of path: String, entity: EntityDescription, alias: String) throws -> (ArraySlice<String>, EntityDescription, String) {
+        var comps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...]
+        guard let first = comps.first, first.hasPrefix("$") else { return (comps, entity, alias) }
+        let name = String(first.dropFirst())
+        guard let v = variables[name] else { throw unbound(name) }
+        comps = comps.dropFirst()
+        return (comps, v.entity, v.alias)
+    }
+
     private mutating func comparison(_ original: Comparison, entity: EntityDescription, alias: String) throws -> String {
         var c = original
-        if case let .variable(v) = c.left { throw CoreStackError.invalidPredicate("the variable $\(v) was not substituted") }
-        if case let .variable(v) = c.right { throw CoreStackError.invalidPredicate("the variable $\(v) was not substituted") }
+        if case let .variable(v) = c.left, variables[v] == nil { throw unbound(v) }
+        if case let .variable(v) = c.right, variables[v] == nil { throw unbound(v) }
         // Put the key path on the left.
-        switch (c.left, c.right) {
-        case (.keyPath, _), (.evaluatedObject, _):
-            break
-        case (_, .keyPath), (_, .evaluatedObject):
+        if !isPathLike(c.left) {
+            guard isPathLike(c.right) else {
+                throw CoreStackError.invalidPredicate("a comparison needs a key path or SELF on one side")
+            }
             if c.op == .in {
                 c = Comparison(c.right, .equal, c.left, options: c.options, modifier: .any)
             } else if let op = flipped(c.op) {
@@ -90,17 +116,173 @@ struct SQLitePredicateCompiler {
             } else {
                 throw CoreStackError.invalidPredicate("\(c.op.rawValue) needs a key path on its left side")
             }
-        default:
-            throw CoreStackError.invalidPredicate("a comparison needs a key path or SELF on one side")
         }
         switch c.left {
         case .evaluatedObject:
             return try compare(lhs: "\(alias).Z_PK", kind: .object(entity), c, entity: entity, alias: alias)
+        case let .variable(v):
+            guard let bound = variables[v] else { throw unbound(v) }
+            return try compare(lhs: "\(bound.alias).Z_PK", kind: .object(bound.entity), c, entity: entity, alias: alias)
+        case let .aggregate(fn, of: inner):
+            let (sql, kind) = try aggregate(fn, of: inner, entity: entity, alias: alias)
+            return try compare(lhs: sql, kind: kind, c, entity: entity, alias: alias)
         case let .keyPath(path):
-            let comps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            return try condition(comps[...], entity: entity, alias: alias, c, fullPath: path, rootEntity: entity, rootAlias: alias)
+            let (comps, from, fromAlias) = try start(of: path, entity: entity, alias: alias)
+            if comps.isEmpty, let v = variables[String(path.dropFirst())] {
+                return try compare(lhs: "\(v.alias).Z_PK", kind: .object(v.entity), c, entity: entity, alias: alias)
+            }
+            if let last = comps.last, last.hasPrefix("@") {
+                let (sql, kind) = try aggregateKeyPath(comps, entity: from, alias: fromAlias, fullPath: path)
+                return try compare(lhs: sql, kind: kind, c, entity: entity, alias: alias)
+            }
+            return try condition(comps, entity: from, alias: fromAlias, c, fullPath: path, rootEntity: entity, rootAlias: alias)
         default:
             throw CoreStackError.invalidPredicate("unsupported left side of \(c.op.rawValue)")
+        }
+    }
+
+    // MARK: - Aggregates and subqueries
+
+    /// One table reached along a relationship: `JOIN table alias ON condition`.
+    private struct JoinPiece {
+        var table: String
+        var on: String
+    }
+
+    /// The tables a to-many relationship of `alias` reaches, the last aliased `d`.
+    private func toManyPieces(_ m: SQLiteSchema.ToManyMapping, destination: EntityDescription, alias: String, d: String) throws -> [JoinPiece] {
+        let destMapping = try schema.mapping(for: destination)
+        var restriction = ""
+        if destMapping.tableIsShared && destination.superentity != nil {
+            restriction = " AND \(d).Z_ENT IN (\(destMapping.numbersWithSubentities.map(String.init).joined(separator: ", ")))"
+        }
+        switch m {
+        case let .foreignKey(table, column, _):
+            return [JoinPiece(table: "\(table) \(d)", on: "\(d).\(column) = \(alias).Z_PK" + restriction)]
+        case let .join(index, src, dst, _):
+            let jt = schema.joinTables[index].table.name
+            let j = d + "j"
+            return [
+                JoinPiece(table: "\(jt) \(j)", on: "\(j).\(src) = \(alias).Z_PK"),
+                JoinPiece(table: "\(destMapping.table) \(d)", on: "\(d).Z_PK = \(j).\(dst)" + restriction),
+            ]
+        }
+    }
+
+    /// `FROM … WHERE …` (without the keywords) over the rows a relationship chain reaches from
+    /// `alias`: the first step correlates with `alias`, later steps join (`LEFT JOIN` for to-ones
+    /// when `leftJoinToOnes`, so an empty to-one still counts as a member, as in memory).
+    private struct Chain {
+        var from = ""
+        var condition = ""
+        var alias: String
+        var entity: EntityDescription
+        /// The attribute the chain ends in, with its column.
+        var attribute: (AttributeDescription, String)?
+    }
+
+    private mutating func chain(
+        _ comps: ArraySlice<String>, entity: EntityDescription, alias: String, leftJoinToOnes: Bool, fullPath: String
+    ) throws -> Chain {
+        var out = Chain(alias: alias, entity: entity)
+        var first = true
+        func add(_ pieces: [JoinPiece], left: Bool) {
+            for p in pieces {
+                if first {
+                    out.from = p.table
+                    out.condition = p.on
+                    first = false
+                } else {
+                    out.from += "\(left ? " LEFT" : "") JOIN \(p.table) ON \(p.on)"
+                }
+            }
+        }
+        for (i, name) in comps.enumerated() {
+            guard out.attribute == nil else {
+                throw CoreStackError.invalidPredicate("\"\(fullPath)\" continues past an attribute")
+            }
+            switch try step(name, of: out.entity, fullPath: fullPath) {
+            case let .attribute(a, column):
+                guard i > 0 else { throw CoreStackError.invalidPredicate("\"\(fullPath)\" needs a relationship before \(name)") }
+                out.attribute = (a, "\(out.alias).\(column)")
+            case let .toOne(_, m, dest):
+                let t = newAlias()
+                let table = try schema.mapping(for: dest).table
+                add([JoinPiece(table: "\(table) \(t)", on: "\(t).Z_PK = \(out.alias).\(m.column)")], left: leftJoinToOnes)
+                out.alias = t
+                out.entity = dest
+            case let .toMany(_, m, dest):
+                let d = newAlias()
+                add(try toManyPieces(m, destination: dest, alias: out.alias, d: d), left: false)
+                out.alias = d
+                out.entity = dest
+            case .count:
+                throw CoreStackError.invalidPredicate("misplaced aggregate in \"\(fullPath)\"")
+            }
+        }
+        guard !first else { throw CoreStackError.invalidPredicate("empty key path") }
+        return out
+    }
+
+    /// A key path ending in an aggregate (`books.@count`, `books.pages.@sum`, `publisher.books.@count`)
+    /// as a scalar SQL expression: NULL when a to-one before the first to-many is empty (as in
+    /// memory); `@count` and `@sum` 0 and `@avg`/`@min`/`@max` NULL for an empty collection.
+    private mutating func aggregateKeyPath(
+        _ comps: ArraySlice<String>, entity: EntityDescription, alias: String, fullPath: String
+    ) throws -> (String, Kind) {
+        guard let fn = comps.last?.lowercased(), comps.count >= 2 else {
+            throw CoreStackError.invalidPredicate("an aggregate needs a to-many key path before it in \"\(fullPath)\"")
+        }
+        let body = comps.dropLast()
+        guard let name = body.first else { throw CoreStackError.invalidPredicate("empty key path") }
+        switch try step(name, of: entity, fullPath: fullPath) {
+        case let .toOne(_, m, dest):
+            // Through a to-one first: NULL when it is empty.
+            let t = newAlias()
+            let table = try schema.mapping(for: dest).table
+            let (inner, kind) = try aggregateKeyPath(comps.dropFirst(), entity: dest, alias: t, fullPath: fullPath)
+            return ("(SELECT \(inner) FROM \(table) \(t) WHERE \(t).Z_PK = \(alias).\(m.column))", kind)
+        case .toMany:
+            let ch = try chain(body, entity: entity, alias: alias, leftJoinToOnes: true, fullPath: fullPath)
+            let source = "FROM \(ch.from) WHERE \(ch.condition)"
+            if fn == "@count" { return ("(SELECT COUNT(*) \(source))", .count) }
+            guard let (a, column) = ch.attribute else {
+                throw CoreStackError.invalidPredicate("\(fn) needs an attribute before it in \"\(fullPath)\"")
+            }
+            switch fn {
+            case "@sum": return ("(SELECT COALESCE(SUM(\(column)), 0) \(source))", .attribute(a))
+            case "@avg": return ("(SELECT AVG(\(column)) \(source))", .attribute(a))
+            case "@min": return ("(SELECT MIN(\(column)) \(source))", .attribute(a))
+            case "@max": return ("(SELECT MAX(\(column)) \(source))", .attribute(a))
+            default: throw CoreStackError.invalidPredicate("unknown aggregate \(fn) in \"\(fullPath)\"")
+            }
+        case .attribute, .count:
+            throw CoreStackError.invalidPredicate("\(fn) must follow a to-many relationship in \"\(fullPath)\"")
+        }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count` (or an aggregate of a key path) as a scalar.
+    private mutating func aggregate(_ fn: String, of inner: Expression, entity: EntityDescription, alias: String) throws -> (String, Kind) {
+        switch inner {
+        case let .keyPath(path):
+            let (comps, from, fromAlias) = try start(of: path + "." + fn, entity: entity, alias: alias)
+            return try aggregateKeyPath(comps, entity: from, alias: fromAlias, fullPath: path + "." + fn)
+        case let .subquery(collection, variable, predicate):
+            guard fn.lowercased() == "@count" else {
+                throw CoreStackError.invalidPredicate("only @count can follow a SUBQUERY, not \(fn)")
+            }
+            let (comps, from, fromAlias) = try start(of: collection, entity: entity, alias: alias)
+            let ch = try chain(comps, entity: from, alias: fromAlias, leftJoinToOnes: false, fullPath: collection)
+            guard ch.attribute == nil else {
+                throw CoreStackError.invalidPredicate("the SUBQUERY collection \"\(collection)\" must be a relationship")
+            }
+            let saved = variables
+            defer { variables = saved }
+            variables[variable] = (ch.alias, ch.entity)
+            let condition = try compile(predicate, entity: ch.entity, alias: ch.alias)
+            return ("(SELECT COUNT(*) FROM \(ch.from) WHERE \(ch.condition) AND (\(condition)))", .count)
+        default:
+            throw CoreStackError.invalidPredicate("\(fn) needs a key path or a SUBQUERY before it")
         }
     }
 
@@ -125,19 +307,10 @@ struct SQLitePredicateCompiler {
 
     /// `(from, where)` of the rows a to-many relationship of `alias` reaches, aliased `d`.
     private func toManySource(_ m: SQLiteSchema.ToManyMapping, destination: EntityDescription, alias: String, d: String) throws -> (String, String) {
-        let destMapping = try schema.mapping(for: destination)
-        var restriction = ""
-        if destMapping.tableIsShared && destination.superentity != nil {
-            restriction = " AND \(d).Z_ENT IN (\(destMapping.numbersWithSubentities.map(String.init).joined(separator: ", ")))"
-        }
-        switch m {
-        case let .foreignKey(table, column, _):
-            return ("\(table) \(d)", "\(d).\(column) = \(alias).Z_PK" + restriction)
-        case let .join(index, src, dst, _):
-            let jt = schema.joinTables[index].table.name
-            let j = d + "j"
-            return ("\(jt) \(j) JOIN \(destMapping.table) \(d) ON \(d).Z_PK = \(j).\(dst)", "\(j).\(src) = \(alias).Z_PK" + restriction)
-        }
+        let pieces = try toManyPieces(m, destination: destination, alias: alias, d: d)
+        guard let first = pieces.first else { throw CoreStackError.invalidPredicate("empty relationship mapping") }
+        let from = ([first.table] + pieces.dropFirst().map { "JOIN \($0.table) ON \($0.on)" }).joined(separator: " ")
+        return (from, first.on)
     }
 
     private mutating func condition(
@@ -257,15 +430,21 @@ struct SQLitePredicateCompiler {
                 default: throw mismatch()
                 }
             case .boolean:
-                guard let b = v.boolValue else { throw mismatch() }
-                return bind((b ? 1 : 0).databaseValue)
+                // Stored as 0/1; a number binds as itself, so `flag == 2` matches nothing, as in memory.
+                switch v {
+                case let .bool(b): return bind((b ? 1 : 0).databaseValue)
+                case let .integer(i): return bind(i.databaseValue)
+                case let .double(d): return bind(d.databaseValue)
+                case .decimal: return bind(SQLiteValueCodec.databaseValue(v, type: .decimal))
+                default: throw mismatch()
+                }
             case .string:
                 guard let s = v.stringValue else { throw mismatch() }
-                return bind(s.databaseValue)
+                return bind(Self.text(s))
             case .uri:
-                if let u = v.urlValue { return bind(u.absoluteString.databaseValue) }
+                if let u = v.urlValue { return bind(Self.text(u.absoluteString)) }
                 guard let s = v.stringValue else { throw mismatch() }
-                return bind(s.databaseValue)
+                return bind(Self.text(s))
             case .date:
                 guard let d = v.dateValue else { throw mismatch() }
                 return bind(d.timeIntervalSinceReferenceDate.databaseValue)
@@ -278,6 +457,21 @@ struct SQLitePredicateCompiler {
             case .undefined, .objectID:
                 throw mismatch()
             }
+        }
+    }
+
+    /// A string as a bound value. GRDB binds text up to its first NUL, so a string holding NUL
+    /// binds as the BLOB of its UTF-8 bytes: the string functions read it whole, `=` never matches
+    /// stored text (which cannot hold NUL either), and orderings compare bytes (see `compare`).
+    private static func text(_ s: String) -> DatabaseValue {
+        s.utf8.contains(0) ? Data(s.utf8).databaseValue : s.databaseValue
+    }
+
+    private static func hasNUL(_ e: Expression) -> Bool {
+        switch e {
+        case let .constant(.string(s)): s.utf8.contains(0)
+        case let .list(items): items.contains(where: hasNUL)
+        default: false
         }
     }
 
@@ -304,19 +498,33 @@ struct SQLitePredicateCompiler {
         case .evaluatedObject:
             guard case .object = kind else { throw CoreStackError.invalidPredicate("SELF compared with \(Self.describe(kind))") }
             return "\(alias).Z_PK"
+        case let .variable(v):
+            guard let bound = variables[v] else { throw unbound(v) }
+            guard case .object = kind else { throw CoreStackError.invalidPredicate("$\(v) compared with \(Self.describe(kind))") }
+            return "\(bound.alias).Z_PK"
         case let .keyPath(path):
-            let comps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            if try pathHasToMany(comps[...], entity: entity, fullPath: path) {
-                throw CoreStackError.invalidPredicate("the right side \"\(path)\" must not go through a to-many relationship")
+            let (comps, from, fromAlias) = try start(of: path, entity: entity, alias: alias)
+            if comps.isEmpty, let bound = variables[String(path.dropFirst())] {
+                guard case .object = kind else { throw CoreStackError.invalidPredicate("\(path) compared with \(Self.describe(kind))") }
+                return "\(bound.alias).Z_PK"
             }
-            let (sql, rkind) = try scalar(comps[...], entity: entity, alias: alias, fullPath: path)
+            let sql: String
+            let rkind: Kind
+            if let last = comps.last, last.hasPrefix("@") {
+                (sql, rkind) = try aggregateKeyPath(comps, entity: from, alias: fromAlias, fullPath: path)
+            } else {
+                if try pathHasToMany(comps, entity: from, fullPath: path) {
+                    throw CoreStackError.invalidPredicate("the right side \"\(path)\" must not go through a to-many relationship")
+                }
+                (sql, rkind) = try scalar(comps, entity: from, alias: fromAlias, fullPath: path)
+            }
             switch (kind, rkind) {
             case let (.attribute(a), .attribute(b)):
                 let compatible = a.type == b.type || (a.type.isNumeric && b.type.isNumeric) || (isString(kind) && isString(rkind))
                 guard compatible else {
                     throw CoreStackError.invalidPredicate("\(entity.name): cannot compare \(Self.describe(kind)) with \(Self.describe(rkind))")
                 }
-            case (.object, .object), (.count, _):
+            case (.object, .object), (.count, _), (.attribute, .count):
                 break
             default:
                 throw CoreStackError.invalidPredicate("\(entity.name): cannot compare \(Self.describe(kind)) with \(Self.describe(rkind))")
@@ -324,8 +532,6 @@ struct SQLitePredicateCompiler {
             return sql
         case .list:
             throw CoreStackError.invalidPredicate("a list can only follow IN or BETWEEN")
-        case let .variable(v):
-            throw CoreStackError.invalidPredicate("the variable $\(v) was not substituted")
         case .subquery, .aggregate:
             throw CoreStackError.invalidPredicate("a SUBQUERY can only be the left side of a comparison")
         }
@@ -336,8 +542,14 @@ struct SQLitePredicateCompiler {
         return false
     }
 
-    private mutating func compare(lhs: String, kind: Kind, _ c: Comparison, entity: EntityDescription, alias: String) throws -> String {
+    private mutating func compare(lhs original: String, kind: Kind, _ c: Comparison, entity: EntityDescription, alias: String) throws -> String {
         let opts = c.options.rawValue
+        var lhs = original
+        let ordering: Set<Comparison.Operator> = [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between]
+        if ordering.contains(c.op), c.options.isEmpty, isString(kind), Self.hasNUL(c.right) {
+            // The constant is a BLOB of UTF-8 bytes: compare the text's bytes too, as memory does.
+            lhs = "CAST(\(original) AS BLOB)"
+        }
         let stringOps: [Comparison.Operator: String] = [
             .beginsWith: "beginswith", .endsWith: "endswith", .like: "like", .matches: "matches", .contains: "contains",
         ]
@@ -370,6 +582,7 @@ struct SQLitePredicateCompiler {
             if !c.options.isEmpty && isString(kind) {
                 return "cs_fold(\(lhs), \(opts)) \(c.op.rawValue) cs_fold(\(rhs), \(opts))"
             }
+            if lhs != original { return "\(lhs) \(c.op.rawValue) CAST(\(rhs) AS BLOB)" }
             return "\(lhs) \(c.op.rawValue) \(rhs)"
         case .in:
             guard case let .list(items) = c.right else {
@@ -399,6 +612,7 @@ struct SQLitePredicateCompiler {
             if !c.options.isEmpty && isString(kind) {
                 return "cs_fold(\(lhs), \(opts)) BETWEEN cs_fold(\(lo), \(opts)) AND cs_fold(\(hi), \(opts))"
             }
+            if lhs != original { return "\(lhs) BETWEEN CAST(\(lo) AS BLOB) AND CAST(\(hi) AS BLOB)" }
             return "\(lhs) BETWEEN \(lo) AND \(hi)"
         default:
             throw CoreStackError.invalidPredicate("\(c.op.rawValue) is not supported here")

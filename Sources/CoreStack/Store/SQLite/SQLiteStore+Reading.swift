@@ -41,6 +41,7 @@ extension SQLiteStore {
             }
         }
         if let predicate = request.predicate {
+            try PredicateValidator.validate(predicate, entity: entity)
             conditions.append(try compiler.compile(predicate, entity: entity, alias: "t0"))
         }
         var order: [String] = []
