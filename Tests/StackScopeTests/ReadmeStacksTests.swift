@@ -32,7 +32,7 @@ struct ReadmeStacksTests {
             folder.name = "Imported"
             try worker.save()  // → main context → private context → disk
         }
-        try await stack.waitForPendingSaves()
+        await stack.waitForPendingSaves()
         // --- README code ends ---
         let reopened = PersistentStoreCoordinator(managedObjectModel: model)
         try reopened.addPersistentStore(SQLiteStore(url: url, model: model, readOnly: true))
