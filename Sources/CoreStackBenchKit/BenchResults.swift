@@ -126,7 +126,7 @@ public enum BenchFormat {
         let hasMain = r.entries.contains { $0.mainQueueBusySeconds != nil || $0.longestMainQueueStallSeconds != nil }
         var header = ["stack", "median", "rows/s", "× raw"]
         if hasMemory { header.append("peak memory") }
-        if hasMain { header += ["main queue busy", "longest main stall"] }
+        if hasMain { header += ["main queue blocked", "longest main stall"] }
         header.append("runs")
         lines.append("| " + header.joined(separator: " | ") + " |")
         lines.append("|" + header.map { _ in "---" }.joined(separator: "|") + "|")

@@ -83,19 +83,25 @@ extension ManagedObjectContext {
     }
 
     func rekey(_ objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
+        var rekeyed = false
         for o in objects {
             guard let p = map[o.objectID] else { continue }
             let t = o.objectID
             registered[t] = nil
             registered[p] = o
-            if insertedObjects[t] != nil {
-                let i = insertedObjects.index(forKey: t)
-                insertedObjects[t] = nil
-                if let i { insertedObjects.updateValue(o, forKey: p, insertingAt: i) } else { insertedObjects[p] = o }
-            }
-            if updatedObjects[t] != nil { updatedObjects[t] = nil; updatedObjects[p] = o }
+            if insertedObjects[t] != nil || updatedObjects[t] != nil { rekeyed = true }
             o.objectID = p
         }
+        // Rebuild the ordered change sets in one pass, keeping their order: removing keys one by
+        // one from an OrderedDictionary shifts its storage each time (quadratic in a big save).
+        guard rekeyed else { return }
+        func renamed(_ d: OrderedDictionary<ManagedObjectID, ManagedObject>) -> OrderedDictionary<ManagedObjectID, ManagedObject> {
+            var out = OrderedDictionary<ManagedObjectID, ManagedObject>(minimumCapacity: d.count)
+            for (id, o) in d { out[map[id] ?? id] = o }
+            return out
+        }
+        insertedObjects = renamed(insertedObjects)
+        updatedObjects = renamed(updatedObjects)
     }
 
     private func rewriteReferences(in objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
