@@ -305,6 +305,7 @@ extension ManagedObjectContext {
                 if !a.isOptional { throw fail(a.name, "a value is required") }
                 continue
             }
+            if a.minValue == nil && a.maxValue == nil && a.regularExpression == nil { continue }
             let measure: AttributeValue
             switch v {
             case let .string(s): measure = .integer(Int64(s.count))
