@@ -78,6 +78,32 @@ enum SQLiteRawBinding {
         }
     }
 
+    /// Steps a statement whose arguments are set, calling `body` with the handle on each row, and
+    /// resets it: reads without building a GRDB `Row` per row.
+    static func forEachRow(_ statement: Statement, in db: Database, _ body: (SQLiteStatement) throws -> Void) throws {
+        let h = statement.sqliteStatement
+        defer { sqlite3_reset(h) }
+        while true {
+            let code = sqlite3_step(h)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) } ?? "SQLite error \(code)"
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+            }
+            try body(h)
+        }
+    }
+
+    /// An integer column of the current row (nil for NULL, text, blobs and non-integral reals).
+    @inline(__always)
+    static func int64(_ h: SQLiteStatement, _ i: Int32) -> Int64? {
+        switch sqlite3_column_type(h, i) {
+        case SQLITE_INTEGER: return sqlite3_column_int64(h, i)
+        case SQLITE_FLOAT: return Int64(exactly: sqlite3_column_double(h, i))
+        default: return nil
+        }
+    }
+
     /// Steps a statement whose parameters are bound, and resets it. Throws SQLite's error.
     static func step(_ statement: Statement, in db: Database) throws {
         let h = statement.sqliteStatement

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SQLiteStore {
     /// How many keys one `WHERE Z_PK IN (…)` query carries.
@@ -9,10 +10,10 @@ extension SQLiteStore {
         try read { db in
             let (sql, arguments) = try selectSQL(request, countOnly: false)
             let statement = try db.cachedStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+            try statement.setArguments(StatementArguments(arguments))
             var rows: [StoreRow] = []
-            while let row = try cursor.next() {
-                if let r = decode(row) { rows.append(r) }
+            try SQLiteRawBinding.forEachRow(statement, in: db) { h in
+                if let r = decode(statement: h) { rows.append(r) }
             }
             return rows
         }
@@ -99,6 +100,42 @@ extension SQLiteStore {
             snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
     }
 
+    /// ``decode(_:)`` straight from the current row of a stepped statement (the hot path of
+    /// fetches and faults: no GRDB `Row`, values read column by column).
+    func decode(statement h: SQLiteStatement) -> StoreRow? {
+        guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1), let plan = entityPlans[Int(ent)] else {
+            return nil
+        }
+        let version = SQLiteRawBinding.int64(h, 2) ?? 0
+        let entity = plan.entity
+        let attributes = entity.allAttributes
+        var values: [AttributeValue] = []
+        values.reserveCapacity(attributes.count)
+        for (slot, index) in plan.attributeIndex.enumerated() {
+            if let index {
+                values.append(SQLiteValueCodec.value(DatabaseValue(sqliteStatement: h, index: Int32(index)), type: attributes[slot].type))
+            } else {
+                values.append(attributes[slot].defaultValue)
+            }
+        }
+        var toOne: [ManagedObjectID?] = []
+        toOne.reserveCapacity(plan.toOneIndex.count)
+        for (slot, index) in plan.toOneIndex.enumerated() {
+            guard let index, let key = SQLiteRawBinding.int64(h, Int32(index.key)) else {
+                toOne.append(nil)
+                continue
+            }
+            var dest = entity.destinations[slot]
+            if let ei = index.entity, let n = SQLiteRawBinding.int64(h, Int32(ei)), let e = schema.entity(number: Int(n)) {
+                dest = e
+            }
+            toOne.append(ManagedObjectID(entity: dest, storeIdentifier: identifier, primaryKey: key))
+        }
+        return StoreRow(
+            objectID: ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: pk),
+            snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
+    }
+
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
         var byTable: [String: [Int64]] = [:]
         var tables: [String] = []
@@ -119,9 +156,9 @@ extension SQLiteStore {
                     let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN ("
                         + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
                     let statement = try db.cachedStatement(sql: sql)
-                    let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
-                    while let row = try cursor.next() {
-                        if let r = decode(row) { result.append(r) }
+                    try statement.setArguments(StatementArguments(chunk))
+                    try SQLiteRawBinding.forEachRow(statement, in: db) { h in
+                        if let r = decode(statement: h) { result.append(r) }
                     }
                 }
             }
