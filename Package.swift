@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CoreStack", targets: ["CoreStack"]),
         .library(name: "StackScope", targets: ["StackScope"]),
         .executable(name: "stackscope", targets: ["stackscope"]),
+        .executable(name: "corestack-bench", targets: ["corestack-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -42,6 +43,25 @@ let package = Package(
         .executableTarget(
             name: "corestack-stack-probe",
             dependencies: ["CoreStack"]
+        ),
+        .target(
+            name: "CoreStackBenchKit",
+            dependencies: [
+                "CoreStack",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "corestack-bench",
+            dependencies: [
+                "CoreStackBenchKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "CoreStackBenchKitTests",
+            dependencies: ["CoreStackBenchKit"]
         ),
         .testTarget(
             name: "CoreStackTests",

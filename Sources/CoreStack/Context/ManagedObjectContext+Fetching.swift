@@ -15,7 +15,8 @@ extension ManagedObjectContext {
         var out: [T] = []
         out.reserveCapacity(ids.count)
         for id in ids {
-            let o = try object(with: id)
+            // The IDs come from this context's own store or parent: no model check needed.
+            let o = registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id))
             if o.isFault && o.faultBatch == nil { o.faultBatch = batch }
             guard let typed = o as? T else {
                 throw CoreStackError.typeMismatch(

@@ -83,23 +83,25 @@ extension ManagedObjectContext {
     }
 
     func rekey(_ objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
-        var rekeyInserted = false
+        var rekeyed = false
         for o in objects {
             guard let p = map[o.objectID] else { continue }
             let t = o.objectID
             registered[t] = nil
             registered[p] = o
-            if insertedObjects[t] != nil { rekeyInserted = true }
-            if updatedObjects[t] != nil { updatedObjects[t] = nil; updatedObjects[p] = o }
+            if insertedObjects[t] != nil || updatedObjects[t] != nil { rekeyed = true }
             o.objectID = p
         }
-        // Rebuilt in one pass, keeping the order: removing and re-inserting keys one by one in an
-        // OrderedDictionary is O(n) each, which made saving 10,000 new objects take ~25 s.
-        if rekeyInserted {
-            var rebuilt = OrderedDictionary<ManagedObjectID, ManagedObject>(minimumCapacity: insertedObjects.count)
-            for (k, v) in insertedObjects { rebuilt[map[k] ?? k] = v }
-            insertedObjects = rebuilt
+        // Rebuild the ordered change sets in one pass, keeping their order: removing keys one by
+        // one from an OrderedDictionary shifts its storage each time (quadratic in a big save).
+        guard rekeyed else { return }
+        func renamed(_ d: OrderedDictionary<ManagedObjectID, ManagedObject>) -> OrderedDictionary<ManagedObjectID, ManagedObject> {
+            var out = OrderedDictionary<ManagedObjectID, ManagedObject>(minimumCapacity: d.count)
+            for (id, o) in d { out[map[id] ?? id] = o }
+            return out
         }
+        insertedObjects = renamed(insertedObjects)
+        updatedObjects = renamed(updatedObjects)
     }
 
     private func rewriteReferences(in objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
@@ -303,6 +305,7 @@ extension ManagedObjectContext {
                 if !a.isOptional { throw fail(a.name, "a value is required") }
                 continue
             }
+            if a.minValue == nil && a.maxValue == nil && a.regularExpression == nil { continue }
             let measure: AttributeValue
             switch v {
             case let .string(s): measure = .integer(Int64(s.count))

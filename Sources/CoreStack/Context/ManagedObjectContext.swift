@@ -229,7 +229,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         guard id.entity === model.entity(named: id.entity.name) else {
             throw CoreStackError.wrongContext("\(id) belongs to another model")
         }
-        let id = persistentStoreCoordinator.canonicalID(id)
+        return makeFault(for: persistentStoreCoordinator.canonicalID(id))
+    }
+
+    /// Registers a new fault for a canonical ID that is not registered yet.
+    func makeFault(for id: ManagedObjectID) -> ManagedObject {
         let o = id.entity.managedObjectClass.init(entity: id.entity, objectID: id)
         o.managedObjectContext = self
         registered[id] = o

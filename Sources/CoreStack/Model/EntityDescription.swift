@@ -60,6 +60,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public internal(set) var versionHash = Data()
     var attributeSlots: [String: Int] = [:]
     var relationshipSlots: [String: Int] = [:]
+    /// Attribute slots of typed properties, by their wrapper's storage key path (see ``Attribute``).
+    let wrapperSlots = WrapperSlotCache()
 
     /// Declares an entity.
     ///
@@ -249,4 +251,27 @@ public enum EntityBuilder {
     public static func buildEither(first p: [EntityDescription]) -> [EntityDescription] { p }
     public static func buildEither(second p: [EntityDescription]) -> [EntityDescription] { p }
     public static func buildArray(_ p: [[EntityDescription]]) -> [EntityDescription] { p.flatMap { $0 } }
+}
+
+/// Remembers which attribute slot a typed property's wrapper reads, by the wrapper's storage key
+/// path, so a property access costs a pointer-keyed lookup instead of a key path projection and a
+/// string hash. The key path objects are kept (so their addresses cannot be reused) and compared
+/// by identity; the cache stops growing at a fixed size.
+final class WrapperSlotCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [ObjectIdentifier: (keyPath: AnyKeyPath, slot: Int)] = [:]
+    private static let limit = 1024
+
+    func slot(for keyPath: AnyKeyPath) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = slots[ObjectIdentifier(keyPath)], entry.keyPath === keyPath else { return nil }
+        return entry.slot
+    }
+
+    func remember(_ slot: Int, for keyPath: AnyKeyPath) {
+        lock.lock()
+        defer { lock.unlock() }
+        if slots.count < Self.limit { slots[ObjectIdentifier(keyPath)] = (keyPath, slot) }
+    }
 }

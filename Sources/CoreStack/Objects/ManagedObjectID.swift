@@ -21,7 +21,8 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
 
     enum Key: Hashable, Sendable {
         case permanent(Int64)
-        case temporary(String)
+        /// A process-wide counter; the URI shows it after the process's temporary-ID prefix.
+        case temporary(Int64)
     }
 
     init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {
@@ -47,7 +48,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
         let text: String
         switch key {
         case let .permanent(pk): text = "x-coredata://\(storeIdentifier)/\(entity.name)/p\(pk)"
-        case let .temporary(t): text = "x-coredata:///\(entity.name)/t\(t)"
+        case let .temporary(t): text = "x-coredata:///\(entity.name)/t\(TemporaryIDSource.prefix)\(t)"
         }
         // Entity names are identifiers and store UUIDs are hex, so this always parses.
         return URL(string: text) ?? URL(fileURLWithPath: "/")
@@ -86,12 +87,13 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
     }
 }
 
-/// Hands out temporary ID strings: an uppercase UUID for the process and a counter.
+/// Hands out temporary IDs: a counter, shown in URIs after an uppercase UUID for the process.
+/// (A number rather than a string: IDs are hashed on every insert, register and save.)
 enum TemporaryIDSource {
-    private static let prefix = UUID().uuidString
+    static let prefix = UUID().uuidString
     private static let counter = AtomicCounter()
 
-    static func next() -> String { "\(prefix)\(counter.increment())" }
+    static func next() -> Int64 { counter.increment() }
 }
 
 /// A tiny lock-protected counter.

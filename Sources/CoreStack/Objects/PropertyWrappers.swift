@@ -30,21 +30,30 @@ public struct Attribute<Value: AttributeValueConvertible> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
         get {
-            let key = object[keyPath: storageKeyPath].key
             do {
-                let v = try object.attributeValue(forKey: key)
-                return Value(attributeValue: v) ?? Value.absentValue
+                let slot = try slot(of: object, storageKeyPath)
+                try object.fireFault()
+                return Value(attributeValue: object.values[slot]) ?? Value.absentValue
             } catch {
                 object.lastAccessorError = error
                 return Value.absentValue
             }
         }
         set {
-            let key = object[keyPath: storageKeyPath].key
-            do { try object.setAttributeValue(newValue.attributeValue, forKey: key) } catch {
+            do { try object.setAttribute(slot: try slot(of: object, storageKeyPath), newValue.attributeValue) } catch {
                 object.lastAccessorError = error
             }
         }
+    }
+
+    /// The attribute slot the wrapper at `storageKeyPath` reads, remembered per entity.
+    @inline(__always)
+    private static func slot<Object: ManagedObject>(of object: Object, _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>) throws -> Int {
+        let cache = object.entity.wrapperSlots
+        if let slot = cache.slot(for: storageKeyPath) { return slot }
+        let slot = try object.entity.attributeSlot(object[keyPath: storageKeyPath].key)
+        cache.remember(slot, for: storageKeyPath)
+        return slot
     }
 }
 

@@ -7,7 +7,7 @@ extension SQLiteStore {
     static let batchSize = 500
 
     public func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
-        try read { db in
+        try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: false)
             let statement = try db.cachedStatement(sql: sql)
             var rows: [StoreRow] = []
@@ -19,7 +19,7 @@ extension SQLiteStore {
     }
 
     public func count(_ request: StoreFetchRequest) throws -> Int {
-        try read { db in
+        try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: true)
             let statement = try db.cachedStatement(sql: sql)
             return try Int.fetchOne(statement, arguments: StatementArguments(arguments)) ?? 0
@@ -112,7 +112,10 @@ extension SQLiteStore {
             if byTable[mapping.table] == nil { tables.append(mapping.table) }
             byTable[mapping.table, default: []].append(pk)
         }
-        return try read { db in
+        // One table and one chunk is one statement: no transaction needed around it.
+        let single = tables.count == 1 && (byTable[tables[0]]?.count ?? 0) <= Self.batchSize
+        func run<T>(_ body: (Database) throws -> T) throws -> T { try single ? readStatement(body) : read(body) }
+        return try run { db in
             var result: [StoreRow] = []
             for table in tables {
                 guard let plan = tablePlans[table], let keys = byTable[table] else { continue }

@@ -72,11 +72,21 @@ extension SQLiteStore {
             var conflicts: [MergeConflict] = []
             var maxKeys: [Int: Int64] = [:]
 
+            // One plan and statement lookup per entity, not per row (both hash strings).
+            var insertPlans: [ObjectIdentifier: (EntityPlan, Statement)] = [:]
             for change in request.inserted {
-                let plan = try plan(for: change.objectID)
+                let entityKey = ObjectIdentifier(change.objectID.entity)
+                let plan: EntityPlan
+                let statement: Statement
+                if let memo = insertPlans[entityKey] {
+                    (plan, statement) = memo
+                } else {
+                    plan = try self.plan(for: change.objectID)
+                    statement = try db.cachedStatement(sql: plan.insertSQL)
+                    insertPlans[entityKey] = (plan, statement)
+                }
                 let pk = try key(change.objectID)
                 let version = change.expectedVersion + 1
-                let statement = try db.cachedStatement(sql: plan.insertSQL)
                 let h = statement.sqliteStatement
                 SQLiteRawBinding.bind(h, 1, pk)
                 SQLiteRawBinding.bind(h, 2, Int64(plan.mapping.number))
@@ -88,11 +98,20 @@ extension SQLiteStore {
                 maxKeys[root] = max(maxKeys[root] ?? 0, pk)
             }
 
+            var updatePlans: [ObjectIdentifier: (EntityPlan, Statement)] = [:]
             for change in request.updated {
-                let plan = try plan(for: change.objectID)
+                let entityKey = ObjectIdentifier(change.objectID.entity)
+                let plan: EntityPlan
+                let statement: Statement
+                if let memo = updatePlans[entityKey] {
+                    (plan, statement) = memo
+                } else {
+                    plan = try self.plan(for: change.objectID)
+                    statement = try db.cachedStatement(sql: plan.updateSQL)
+                    updatePlans[entityKey] = (plan, statement)
+                }
                 let pk = try key(change.objectID)
                 let version = change.expectedVersion + 1
-                let statement = try db.cachedStatement(sql: plan.updateSQL)
                 let h = statement.sqliteStatement
                 var i = try bindColumns(change, plan: plan, to: h, from: 1)
                 SQLiteRawBinding.bind(h, i, version); i += 1

@@ -400,6 +400,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try Self.wrap(path) { try dbQueue.read(body) }
     }
 
+    /// A read made of one SELECT statement: SQLite runs a lone statement in its own implicit
+    /// read transaction, so it skips what ``read(_:)`` adds around a block (BEGIN/COMMIT and
+    /// GRDB's `query_only` pragma on and off, four more statements for every fault that fires).
+    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.wrap(path) { try dbQueue.inDatabase(body) }
+    }
+
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard !isReadOnly else { throw CoreStackError.readOnlyStore(path) }
         return try Self.wrap(path) { try dbQueue.write(body) }

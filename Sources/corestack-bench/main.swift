@@ -1,0 +1,111 @@
+import ArgumentParser
+import CoreStackBenchKit
+import Foundation
+
+/// `swift run -c release corestack-bench [--n 100000] [--runs 5] [--quick] [--json out.json]`
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "corestack-bench",
+        abstract: "CoreStack against raw SQLite and GRDB, same machine, same run.")
+
+    @Option(help: "Items of workloads 1-3 and 6; the other sizes scale with it (updates, lookups and books n/10, imports n/5).")
+    var n: Int = 100_000
+
+    @Option(help: "Runs per figure; the median is reported.")
+    var runs: Int = 5
+
+    @Option(help: "Comma-separated workloads to run (1-8).")
+    var workloads: String?
+
+    @Flag(help: "A tiny run that only proves every path works.")
+    var quick = false
+
+    @Option(help: "Also write the results as JSON to this file.")
+    var json: String?
+
+    @Option(help: .hidden) var only: String?
+    @Option(help: .hidden) var contender: String?
+    @Option(help: .hidden) var db: String?
+    @Option(help: .hidden) var batchSize: Int = 500
+
+    mutating func validate() throws {
+        guard n >= 100 else { throw ValidationError("--n must be at least 100") }
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+    }
+
+    func run() throws {
+        if let only {
+            try runChild(only)
+            return
+        }
+        var config = quick ? BenchConfig.quick : BenchConfig.scaled(n: n, runs: runs)
+        if let workloads {
+            let list = workloads.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !list.isEmpty, list.allSatisfy({ (1...8).contains($0) }) else {
+                throw ValidationError("--workloads takes numbers 1-8, e.g. 1,2,4")
+            }
+            config.workloads = list
+        }
+        let jsonPath = json
+        let settings = config
+        guard settings.workloads.contains(8) else {
+            // Nothing needs the main queue: run here (also what valgrind copes with).
+            try Bench.runAll(settings, jsonPath: jsonPath)
+            return
+        }
+        // The work runs on its own thread while the main thread services the main queue, which
+        // workload 8's main-queue context needs.
+        let worker = Thread {
+            let code: Int32
+            do {
+                try Bench.runAll(settings, jsonPath: jsonPath)
+                code = 0
+            } catch {
+                FileHandle.standardError.write(Data("corestack-bench: \(error)\n".utf8))
+                code = 1
+            }
+            Foundation.exit(code)
+        }
+        worker.stackSize = 8 << 20
+        worker.start()
+        dispatchMain()
+    }
+
+    static func runAll(_ config: BenchConfig, jsonPath: String?) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let runner = try BenchRunner(config: config, directory: dir)
+        runner.log = { FileHandle.standardError.write(Data("· \($0)\n".utf8)) }
+        runner.shootoutUsesMainQueue = true
+        runner.workload3Child = childProcess
+        let report = try runner.run()
+        print(BenchFormat.report(report))
+        if let jsonPath {
+            try BenchFormat.json(report).write(to: URL(fileURLWithPath: jsonPath))
+        }
+    }
+
+    /// Runs workload 3 of one contender in a fresh process of this binary.
+    static func childProcess(contender: String, db: URL, batchSize: Int) throws -> ChildReport {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        p.arguments = ["--only", "w3", "--contender", contender, "--db", db.path, "--batch-size", String(batchSize)]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw BenchError.child("exit status \(p.terminationStatus) for \(contender)") }
+        return try JSONDecoder().decode(ChildReport.self, from: data)
+    }
+
+    func runChild(_ mode: String) throws {
+        guard mode == "w3", let contender, let db else {
+            throw ValidationError("--only w3 needs --contender and --db")
+        }
+        let report = try BenchRunner.childWorkload3(contender: contender, db: URL(fileURLWithPath: db), batchSize: batchSize)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(report))
+    }
+}
+
+Bench.main()

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+@testable import CoreStackBenchKit
+
+/// Runs every workload at a tiny size: proves the benchmark works and that every contender reads
+/// the same data. No timings are checked.
+@Test func benchmarkRunsAtTinySize() throws {
+    var config = BenchConfig.quick
+    config.items = 300
+    config.updates = 30
+    config.lookups = 30
+    config.books = 20
+    config.imports = 60
+    config.batchSize = 40
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-test-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let runner = try BenchRunner(config: config, directory: dir)
+    let report = try runner.run()
+    #expect(report.results.map(\.id) == ["1", "2", "3", "4", "5", "6", "7a", "7b", "8"])
+    for r in report.results {
+        #expect(!r.notes.contains { $0.contains("MISMATCH") }, "\(r.id): \(r.notes)")
+        #expect(r.entries.count >= 4)
+        for e in r.entries { #expect(e.medianSeconds > 0, "\(r.id) \(e.contender)") }
+    }
+    let text = BenchFormat.report(report)
+    #expect(text.contains("raw SQLite"))
+    let json = try BenchFormat.json(report)
+    let back = try JSONDecoder.iso.decode(BenchReport.self, from: json)
+    #expect(back.results.count == report.results.count)
+}
+
+extension JSONDecoder {
+    static var iso: JSONDecoder {
+        let d = JSONDecoder()
+        d.dateDecodingStrategy = .iso8601
+        return d
+    }
+}
