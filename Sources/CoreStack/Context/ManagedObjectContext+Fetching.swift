@@ -10,13 +10,28 @@ extension ManagedObjectContext {
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
         checkQueue()
         let entity = try entity(of: request)
-        let ids = try resultIDs(request, entity: entity)
+        // A root context with no changes that matter reads rows straight from the store, and
+        // fills objects that must not stay faults from those rows without a second lookup.
+        var rows: [StoreRow]?
+        let ids: [ManagedObjectID]
+        processPendingChanges()
+        if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: request.storeRequest(entity: entity)) {
+            let fetched = try persistentStoreCoordinator.fetch(request.storeRequest(entity: entity))
+            ids = fetched.map(\.objectID)
+            if !request.returnsObjectsAsFaults { rows = fetched }
+        } else {
+            ids = try resultIDs(request, entity: entity)
+        }
         let batch = FaultBatch(ids: ids, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(ids.count, 1))
         var out: [T] = []
         out.reserveCapacity(ids.count)
-        for id in ids {
+        for (i, id) in ids.enumerated() {
             // The IDs come from this context's own store or parent: no model check needed.
             let o = registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id))
+            if o.isFault, let rows {
+                o.materialize(from: rows[i].snapshot)
+                o.awakeFromFetch()
+            }
             if o.isFault && o.faultBatch == nil { o.faultBatch = batch }
             guard let typed = o as? T else {
                 throw CoreStackError.typeMismatch(
@@ -118,9 +133,15 @@ extension ManagedObjectContext {
         return try resultIDs(storeRequest, includesPendingChanges: request.includesPendingChanges)
     }
 
-    func resultIDs(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> [ManagedObjectID] {
+    /// Whether this context's own unsaved changes may change the result of a store request.
+    func hasLocalChanges(affecting request: StoreFetchRequest) -> Bool {
+        guard hasChanges else { return false }
         let keyPaths = Array(request.predicate?.keyPaths ?? []) + request.sortDescriptors.map(\.key)
-        let local = includesPendingChanges && hasChanges(affecting: request.entity, keyPaths: keyPaths)
+        return hasChanges(affecting: request.entity, keyPaths: keyPaths)
+    }
+
+    func resultIDs(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> [ManagedObjectID] {
+        let local = includesPendingChanges && hasLocalChanges(affecting: request)
         var base = request
         if local {
             base.fetchLimit = 0

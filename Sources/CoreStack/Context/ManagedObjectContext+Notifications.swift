@@ -43,6 +43,8 @@ extension ManagedObjectContext {
         guard !pendingChanges.isEmpty else { return }
         let p = pendingChanges
         pendingChanges = PendingChanges()
+        for o in p.inserted.values { o.pendingInsertion = false }
+        for o in p.updated.values { o.pendingUpdate = false }
         let change = ObjectsDidChange(
             context: self,
             inserted: Set(p.inserted.values), updated: Set(p.updated.values.filter { p.inserted[$0.objectID] == nil }),
@@ -142,6 +144,7 @@ extension ManagedObjectContext {
         for id in ids.inserted {
             if registeredObject(for: id) == nil, let o = try? object(with: id) {
                 pendingChanges.inserted[o.objectID] = o
+                o.pendingInsertion = true
             }
         }
         for id in ids.deleted {

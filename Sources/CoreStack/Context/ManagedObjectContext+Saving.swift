@@ -243,6 +243,7 @@ extension ManagedObjectContext {
                 parent.registered[p.id] = o
                 parent.insertedObjects[p.id] = o
                 parent.pendingChanges.inserted[p.id] = o
+                o.pendingInsertion = true
             }
             for p in ups {
                 let o = try parent.object(with: p.id)
@@ -299,12 +300,13 @@ extension ManagedObjectContext {
         func fail(_ key: String?, _ reason: String) -> CoreStackError {
             .validation(entity: e.name, property: key, objectID: o.objectID.description, reason: reason)
         }
-        for (slot, a) in e.allAttributes.enumerated() where !a.isTransient {
+        for slot in e.validatedAttributeSlots {
             let v = o.values[slot]
             if v.isNull {
-                if !a.isOptional { throw fail(a.name, "a value is required") }
+                if !e.allAttributes[slot].isOptional { throw fail(e.allAttributes[slot].name, "a value is required") }
                 continue
             }
+            let a = e.allAttributes[slot]
             if a.minValue == nil && a.maxValue == nil && a.regularExpression == nil { continue }
             let measure: AttributeValue
             switch v {
@@ -381,6 +383,8 @@ extension ManagedObjectContext {
         insertedObjects.removeAll()
         updatedObjects.removeAll()
         deletedObjects.removeAll()
+        for o in pendingChanges.inserted.values { o.pendingInsertion = false }
+        for o in pendingChanges.updated.values { o.pendingUpdate = false }
         pendingChanges = PendingChanges()
         pendingChanges.invalidatedAll = true
         processPendingChanges()

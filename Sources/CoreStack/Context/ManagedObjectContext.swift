@@ -301,6 +301,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         registered[o.objectID] = o
         insertedObjects[o.objectID] = o
         pendingChanges.inserted[o.objectID] = o
+        o.pendingInsertion = true
         o.awakeFromInsert()
     }
 
@@ -340,6 +341,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     private func markDeleted(_ object: ManagedObject) {
         let id = object.objectID
         pendingChanges.updated[id] = nil
+        object.pendingUpdate = false
+        object.pendingInsertion = false
         if object.changeState == .inserted {
             insertedObjects[id] = nil
             pendingChanges.inserted[id] = nil
@@ -365,6 +368,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
         // Inserted objects too: a change after their insertion was announced is an update
         // (processPendingChanges leaves out objects inserted in the same batch).
+        if object.pendingInsertion || object.pendingUpdate { return }
+        object.pendingUpdate = true
         pendingChanges.updated[id] = object
     }
 

@@ -58,6 +58,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var inverseSlots: [Int?] = []
     /// A 32-byte hash of what makes the entity's schema (see ``ManagedObjectModel``).
     public internal(set) var versionHash = Data()
+    /// The type of each attribute in ``allAttributes`` (read on hot paths without copying descriptions).
+    var attributeTypes: [AttributeType] = []
+    /// Whether each attribute in ``allAttributes`` is transient.
+    var attributeIsTransient: [Bool] = []
+    /// The stored attributes a save must check: required ones and ones with min/max/regex rules.
+    var validatedAttributeSlots: [Int] = []
     var attributeSlots: [String: Int] = [:]
     var relationshipSlots: [String: Int] = [:]
     /// Attribute slots of typed properties, by their wrapper's storage key path (see ``Attribute``).

@@ -178,6 +178,12 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             relationships.append(r)
         }
         e.allAttributes = attributes
+        e.attributeTypes = attributes.map(\.type)
+        e.attributeIsTransient = attributes.map(\.isTransient)
+        e.validatedAttributeSlots = attributes.indices.filter { i in
+            let a = attributes[i]
+            return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
+        }
         e.allRelationships = relationships
         // Every destination was checked above (inherited ones when the parent was resolved).
         e.destinations = relationships.compactMap { byName[$0.destinationEntityName] }

@@ -27,17 +27,17 @@ extension ManagedObject {
     }
 
     func setAttribute(slot: Int, _ value: AttributeValue) throws {
-        let attribute = entity.allAttributes[slot]
-        guard let coerced = AttributeCoercion.coerce(value, to: attribute.type) else {
+        let type = entity.attributeTypes[slot]
+        guard let coerced = AttributeCoercion.coerce(value, to: type) else {
             throw CoreStackError.typeMismatch(
-                entity: entity.name, key: attribute.name, expected: attribute.type.xcodeName,
+                entity: entity.name, key: entity.allAttributes[slot].name, expected: type.xcodeName,
                 got: "\(value.kindDescription) (\(value))")
         }
         try fireFault()
         try checkMutable()
         if values[slot] == coerced { return }
         values[slot] = coerced
-        managedObjectContext?.objectDidChange(self, transientOnly: attribute.isTransient)
+        managedObjectContext?.objectDidChange(self, transientOnly: entity.attributeIsTransient[slot])
     }
 
     /// The value of any property as a plain Swift value: attributes as String, Int64, Double, Bool,

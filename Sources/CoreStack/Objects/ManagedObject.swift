@@ -39,6 +39,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// To-many destinations as first loaded or last saved, by slot.
     var committedToMany: [Int: OrderedSet<ManagedObjectID>] = [:]
     var changeState: ChangeState = .clean
+    /// In the context's pending insertions or updates (the next objectsDidChange): lets a change
+    /// skip re-recording an object already pending, without hashing its ID.
+    var pendingInsertion = false
+    var pendingUpdate = false
     /// The batch of faults this object was fetched with, for firing them together.
     var faultBatch: FaultBatch?
     /// The last error a typed property accessor (``Attribute``, ``ToOne``…) swallowed: accessors

@@ -77,12 +77,12 @@ extension SQLiteStore {
         let entity = plan.entity
         var values: [AttributeValue] = []
         values.reserveCapacity(entity.allAttributes.count)
+        let types = entity.attributeTypes
         for (slot, index) in plan.attributeIndex.enumerated() {
-            let a = entity.allAttributes[slot]
             if let index {
-                values.append(SQLiteRawBinding.column(h, Int32(index), type: a.type))
+                values.append(SQLiteRawBinding.column(h, Int32(index), type: types[slot]))
             } else {
-                values.append(a.defaultValue)
+                values.append(entity.allAttributes[slot].defaultValue)
             }
         }
         var toOne: [ManagedObjectID?] = []
