@@ -306,8 +306,8 @@ extension ManagedObjectContext {
                 if !e.allAttributes[slot].isOptional { throw fail(e.allAttributes[slot].name, "a value is required") }
                 continue
             }
+            if !e.attributeHasRules[slot] { continue }
             let a = e.allAttributes[slot]
-            if a.minValue == nil && a.maxValue == nil && a.regularExpression == nil { continue }
             let measure: AttributeValue
             switch v {
             case let .string(s): measure = .integer(Int64(s.count))

@@ -64,10 +64,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var attributeIsTransient: [Bool] = []
     /// The stored attributes a save must check: required ones and ones with min/max/regex rules.
     var validatedAttributeSlots: [Int] = []
+    /// Whether each attribute in ``allAttributes`` has a min, max or regular-expression rule.
+    var attributeHasRules: [Bool] = []
     var attributeSlots: [String: Int] = [:]
     var relationshipSlots: [String: Int] = [:]
     /// Attribute slots of typed properties, by their wrapper's storage key path (see ``Attribute``).
-    let wrapperSlots = WrapperSlotCache()
+    @usableFromInline let wrapperSlots = WrapperSlotCache()
 
     /// Declares an entity.
     ///
@@ -182,6 +184,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// All property names: attributes then relationships.
     public var propertyNames: [String] { allAttributes.map(\.name) + allRelationships.map(\.name) }
 
+    @usableFromInline
     func attributeSlot(_ key: String) throws -> Int {
         guard let slot = attributeSlots[key] else {
             throw CoreStackError.unknownKey(entity: name, key: key)
@@ -263,11 +266,13 @@ public enum EntityBuilder {
 /// path, so a property access costs a pointer-keyed lookup instead of a key path projection and a
 /// string hash. The key path objects are kept (so their addresses cannot be reused) and compared
 /// by identity; the cache stops growing at a fixed size.
+@usableFromInline
 final class WrapperSlotCache: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [ObjectIdentifier: (keyPath: AnyKeyPath, slot: Int)] = [:]
     private static let limit = 1024
 
+    @usableFromInline
     func slot(for keyPath: AnyKeyPath) -> Int? {
         lock.lock()
         defer { lock.unlock() }
@@ -275,6 +280,7 @@ final class WrapperSlotCache: @unchecked Sendable {
         return entry.slot
     }
 
+    @usableFromInline
     func remember(_ slot: Int, for keyPath: AnyKeyPath) {
         lock.lock()
         defer { lock.unlock() }

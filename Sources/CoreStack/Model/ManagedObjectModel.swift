@@ -180,6 +180,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         e.allAttributes = attributes
         e.attributeTypes = attributes.map(\.type)
         e.attributeIsTransient = attributes.map(\.isTransient)
+        e.attributeHasRules = attributes.map { $0.minValue != nil || $0.maxValue != nil || $0.regularExpression != nil }
         e.validatedAttributeSlots = attributes.indices.filter { i in
             let a = attributes[i]
             return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)

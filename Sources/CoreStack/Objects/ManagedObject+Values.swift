@@ -26,6 +26,7 @@ extension ManagedObject {
         try setAttribute(slot: slot, value)
     }
 
+    @usableFromInline
     func setAttribute(slot: Int, _ value: AttributeValue) throws {
         let type = entity.attributeTypes[slot]
         guard let coerced = AttributeCoercion.coerce(value, to: type) else {

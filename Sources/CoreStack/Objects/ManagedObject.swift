@@ -31,7 +31,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     // Storage: one slot per attribute and per relationship (see DESIGN.md).
-    var values: [AttributeValue] = []
+    @usableFromInline var values: [AttributeValue] = []
     var relations: [RelationSlot] = []
     var faultState: FaultState = .fault
     /// The values as last fetched or saved.

@@ -24,6 +24,9 @@ public struct Attribute<Value: AttributeValueConvertible> {
         set { preconditionFailure("unreachable") }  // swiftlint:disable:this unused_setter_value
     }
 
+    // Inlinable so that subclasses in other modules get it specialised for their value types
+    // (no generic metadata look-ups on each access).
+    @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
@@ -47,8 +50,8 @@ public struct Attribute<Value: AttributeValueConvertible> {
     }
 
     /// The attribute slot the wrapper at `storageKeyPath` reads, remembered per entity.
-    @inline(__always)
-    private static func slot<Object: ManagedObject>(of object: Object, _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>) throws -> Int {
+    @inlinable
+    static func slot<Object: ManagedObject>(of object: Object, _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>) throws -> Int {
         let cache = object.entity.wrapperSlots
         if let slot = cache.slot(for: storageKeyPath) { return slot }
         let slot = try object.entity.attributeSlot(object[keyPath: storageKeyPath].key)
