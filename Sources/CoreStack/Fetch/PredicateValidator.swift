@@ -100,17 +100,6 @@ public enum PredicateValidator {
             }
         }
 
-        private func flipped(_ op: Comparison.Operator) -> Comparison.Operator? {
-            switch op {
-            case .equal, .notEqual: op
-            case .lessThan: .greaterThan
-            case .lessThanOrEqual: .greaterThanOrEqual
-            case .greaterThan: .lessThan
-            case .greaterThanOrEqual: .lessThanOrEqual
-            default: nil
-            }
-        }
-
         private func unsubstituted(_ e: Expression) throws {
             switch e {
             case let .variable(v) where variables[v] == nil:
@@ -125,21 +114,9 @@ public enum PredicateValidator {
         }
 
         private mutating func comparison(_ original: Comparison, entity: EntityDescription) throws {
-            var c = original
-            try unsubstituted(c.left)
-            try unsubstituted(c.right)
-            if !isPathLike(c.left) {
-                guard isPathLike(c.right) else {
-                    throw CoreStackError.invalidPredicate("\(entity.name): a comparison needs a key path or SELF on one side")
-                }
-                if c.op == .in {
-                    c = Comparison(c.right, .equal, c.left, options: c.options, modifier: .any)
-                } else if let op = flipped(c.op) {
-                    c = Comparison(c.right, op, c.left, options: c.options, modifier: c.modifier)
-                } else {
-                    throw CoreStackError.invalidPredicate("\(c.op.rawValue) needs a key path on its left side")
-                }
-            }
+            try unsubstituted(original.left)
+            try unsubstituted(original.right)
+            let c = try original.withKeyPathOnLeft(entity: entity, isPathLike: isPathLike)
             let kind = try leftKind(c.left, entity: entity)
             try operands(c, kind: kind, entity: entity)
         }

@@ -67,17 +67,6 @@ struct SQLitePredicateCompiler {
         }
     }
 
-    private func flipped(_ op: Comparison.Operator) -> Comparison.Operator? {
-        switch op {
-        case .equal, .notEqual: op
-        case .lessThan: .greaterThan
-        case .lessThanOrEqual: .greaterThanOrEqual
-        case .greaterThan: .lessThan
-        case .greaterThanOrEqual: .lessThanOrEqual
-        default: nil
-        }
-    }
-
     private func isPathLike(_ e: Expression) -> Bool {
         switch e {
         case .keyPath, .evaluatedObject, .aggregate: return true
@@ -101,22 +90,9 @@ struct SQLitePredicateCompiler {
     }
 
     private mutating func comparison(_ original: Comparison, entity: EntityDescription, alias: String) throws -> String {
-        var c = original
-        if case let .variable(v) = c.left, variables[v] == nil { throw unbound(v) }
-        if case let .variable(v) = c.right, variables[v] == nil { throw unbound(v) }
-        // Put the key path on the left.
-        if !isPathLike(c.left) {
-            guard isPathLike(c.right) else {
-                throw CoreStackError.invalidPredicate("a comparison needs a key path or SELF on one side")
-            }
-            if c.op == .in {
-                c = Comparison(c.right, .equal, c.left, options: c.options, modifier: .any)
-            } else if let op = flipped(c.op) {
-                c = Comparison(c.right, op, c.left, options: c.options, modifier: c.modifier)
-            } else {
-                throw CoreStackError.invalidPredicate("\(c.op.rawValue) needs a key path on its left side")
-            }
-        }
+        if case let .variable(v) = original.left, variables[v] == nil { throw unbound(v) }
+        if case let .variable(v) = original.right, variables[v] == nil { throw unbound(v) }
+        let c = try original.withKeyPathOnLeft(entity: entity, isPathLike: isPathLike)
         switch c.left {
         case .evaluatedObject:
             return try compare(lhs: "\(alias).Z_PK", kind: .object(entity), c, entity: entity, alias: alias)
