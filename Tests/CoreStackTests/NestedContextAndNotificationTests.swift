@@ -231,6 +231,45 @@ struct NestedContextAndNotificationTests {
         }
     }
 
+    @Test("a save that fails after handing out permanent IDs keeps its inserts usable", arguments: StoreKind.allCases)
+    func failedSaveKeepsInserts(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let a = stack.context
+        let b = stack.newContext("b")
+        let id: ManagedObjectID = try a.performAndWait {
+            let book = try Book(context: a)
+            book.title = "Shared"
+            try a.save()
+            return book.objectID
+        }
+        let shared = try b.performAndWait { try #require(try b.existingObject(with: id) as? Book) }
+        try a.performAndWait {
+            let book = try #require(try a.existingObject(with: id) as? Book)
+            book.pages = 10
+            try a.save()
+        }
+        try b.performAndWait {
+            shared.pages = 20
+            let keep = try Book(context: b)
+            keep.title = "Keep"
+            let drop = try Book(context: b)
+            drop.title = "Drop"
+            #expect(throws: CoreStackError.self) { try b.save() }
+            // The inserts now have permanent IDs and are still pending, under those IDs.
+            #expect(!keep.objectID.isTemporaryID && keep.isInserted)
+            #expect(b.inserted.count == 2)
+            try b.delete(drop)
+            #expect(b.inserted.map(\.objectID) == [keep.objectID])
+            b.mergePolicy = .mergeByPropertyObjectTrump
+            try b.save()
+        }
+        let c = stack.newContext("c")
+        try c.performAndWait {
+            let titles = try c.fetch(FetchRequest<Book>(entityName: "Book", sortDescriptors: [SortDescriptor("title")])).map(\.title)
+            #expect(titles == ["Keep", "Shared"])
+        }
+    }
+
     @Test("store trump and rollback policies", arguments: StoreKind.allCases)
     func storeTrumpAndRollback(kind: StoreKind) throws {
         let stack = try TestStack(kind)

@@ -20,15 +20,17 @@ extension ManagedObjectContext {
         let inserted = Array(insertedObjects.values)
         let updated = Array(updatedObjects.values)
         let deleted = Array(deletedObjects.values)
-        let insertedIDsBefore = inserted.map(\.objectID)
+        var versions: [ManagedObjectID: Int64] = [:]
         if parent != nil {
             try pushToParent(inserted: inserted, updated: updated, deleted: deleted)
         } else {
-            try saveToStore(inserted: inserted, updated: updated, deleted: deleted)
+            versions = try saveToStore(inserted: inserted, updated: updated, deleted: deleted)
         }
-        // Settle: everything saved is now committed.
+        // Settle: everything saved is now committed (with the store's new row versions).
         for o in inserted + updated {
-            o.committed = o.currentSnapshot()
+            var snapshot = o.currentSnapshot()
+            if let v = versions[o.objectID] { snapshot.version = v } else if parent == nil { snapshot.version += 1 }
+            o.committed = snapshot
             o.committedToMany = [:]
             for (slot, rel) in o.relations.enumerated() { if case let .toMany(set) = rel { o.committedToMany[slot] = set } }
             o.changeState = .clean
@@ -41,7 +43,6 @@ extension ManagedObjectContext {
         insertedObjects.removeAll()
         updatedObjects.removeAll()
         deletedObjects.removeAll()
-        _ = insertedIDsBefore
         let saved = ContextDidSave(
             context: self, inserted: Set(inserted), updated: Set(updated), deleted: Set(deleted),
             objectIDs: SavedObjectIDs(
@@ -52,49 +53,62 @@ extension ManagedObjectContext {
 
     // MARK: Root save
 
-    private func saveToStore(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
+    /// Writes the changes in one transaction and returns the rows' new versions.
+    private func saveToStore(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
+    ) throws -> [ManagedObjectID: Int64] {
         let coordinator = persistentStoreCoordinator
         let store = try coordinator.requireStore()
         if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
-        try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
-        var attempts = 0
-        while true {
-            attempts += 1
-            let request = storeSaveRequest(inserted: inserted, updated: updated, deleted: deleted)
-            do {
-                let versions = try coordinator.save(request)
-                for o in inserted + updated {
-                    let v = versions[o.objectID] ?? (o.committed?.version ?? 0) + 1
-                    o.committed = RowSnapshot(values: o.values, toOne: o.currentSnapshot().toOne, version: v)
+        // The change sets are emptied once the save succeeds, so they are re-keyed to the
+        // permanent IDs only if it fails and the changes stay.
+        let map = try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
+        do {
+            var attempts = 0
+            while true {
+                attempts += 1
+                let request = storeSaveRequest(inserted: inserted, updated: updated, deleted: deleted)
+                do {
+                    return try coordinator.save(request)
+                } catch let CoreStackError.mergeConflict(conflicts) where mergePolicy != .error && attempts < 4 {
+                    try resolve(conflicts)
                 }
-                return
-            } catch let CoreStackError.mergeConflict(conflicts) where mergePolicy != .error && attempts < 4 {
-                try resolve(conflicts)
             }
+        } catch {
+            if !map.isEmpty { rekeyChangeSets(map) }
+            throw error
         }
     }
 
-    /// Gives inserted objects permanent IDs and rewrites references to their temporary IDs.
-    private func assignPermanentIDs(to objects: [ManagedObject], also others: [ManagedObject]) throws {
-        guard !objects.isEmpty else { return }
+    /// Gives inserted objects permanent IDs and rewrites references to their temporary IDs; the
+    /// ordered change sets keep their temporary keys (see ``rekeyChangeSets(_:)``).
+    private func assignPermanentIDs(
+        to objects: [ManagedObject], also others: [ManagedObject]
+    ) throws -> [ManagedObjectID: ManagedObjectID] {
+        guard !objects.isEmpty else { return [:] }
         let map = try persistentStoreCoordinator.obtainPermanentIDs(for: objects.map(\.objectID))
-        rekey(objects, map: map)
+        rekey(objects, map: map, changeSets: false)
         rewriteReferences(in: objects + others, map: map)
+        return map
     }
 
-    func rekey(_ objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
+    func rekey(_ objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID], changeSets: Bool = true) {
         var rekeyed = false
         for o in objects {
             guard let p = map[o.objectID] else { continue }
             let t = o.objectID
             registered[t] = nil
             registered[p] = o
-            if insertedObjects[t] != nil || updatedObjects[t] != nil { rekeyed = true }
+            if changeSets && (insertedObjects[t] != nil || updatedObjects[t] != nil) { rekeyed = true }
             o.objectID = p
         }
-        // Rebuild the ordered change sets in one pass, keeping their order: removing keys one by
-        // one from an OrderedDictionary shifts its storage each time (quadratic in a big save).
-        guard rekeyed else { return }
+        if rekeyed { rekeyChangeSets(map) }
+    }
+
+    /// Re-keys the inserted and updated sets after objects got permanent IDs, in one pass that keeps
+    /// their order (removing keys one by one from an OrderedDictionary shifts its storage each time:
+    /// quadratic in a big save).
+    func rekeyChangeSets(_ map: [ManagedObjectID: ManagedObjectID]) {
         func renamed(_ d: OrderedDictionary<ManagedObjectID, ManagedObject>) -> OrderedDictionary<ManagedObjectID, ManagedObject> {
             var out = OrderedDictionary<ManagedObjectID, ManagedObject>(minimumCapacity: d.count)
             for (id, o) in d { out[map[id] ?? id] = o }
