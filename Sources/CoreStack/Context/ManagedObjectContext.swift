@@ -119,15 +119,17 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     // MARK: Queue
 
-    /// Whether the caller is running on this context's queue.
+    /// Whether the caller is running on this context's queue (directly, or inside a block of this
+    /// context further up the same thread, as when a parent's block runs a child's `performAndWait`).
     public var isOnQueue: Bool {
         switch concurrencyType {
         // When the main thread has called dispatchMain() (as Swift Testing does on Linux), the main
         // queue is drained by another thread: recognise the queue itself too.
         case .mainQueue:
             Thread.isMainThread || DispatchQueue.getSpecific(key: Self.queueKey) === Self.mainQueueToken
-                || Thread.current.threadDictionary[Self.mainQueueHeldKey] != nil
-        case .privateQueue: DispatchQueue.getSpecific(key: Self.queueKey) === queueToken
+                || HeldQueues.current.contains(Self.mainQueueToken)
+        case .privateQueue:
+            DispatchQueue.getSpecific(key: Self.queueKey) === queueToken || HeldQueues.current.contains(queueToken)
         }
     }
 
@@ -153,18 +155,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
     }
 
-    static let mainQueueHeldKey = "CoreStack.mainQueueHeld"
-
-    /// Runs a block of a main-queue context noting, for this thread, that it holds the main queue:
-    /// a nested `sync` on a child's private queue runs on the same thread, where neither
-    /// `Thread.isMainThread` (false when another thread drains the main queue) nor the main
-    /// queue's specific value is visible, and a `DispatchQueue.main.sync` from there would deadlock.
+    /// Runs a block noting, for this thread, that it holds the context's queue: a nested `sync` on
+    /// a child's queue runs on the same thread, where the current queue's specific value is the
+    /// child's (and, for the main queue, `Thread.isMainThread` is false when another thread drains
+    /// it), so a `sync` back onto this context's queue from there would deadlock.
     func holdingQueue<T>(_ block: () throws -> T) rethrows -> T {
-        guard concurrencyType == .mainQueue else { return try block() }
-        let dict = Thread.current.threadDictionary
-        let previous = dict[Self.mainQueueHeldKey]
-        dict[Self.mainQueueHeldKey] = true
-        defer { dict[Self.mainQueueHeldKey] = previous }
+        let token = concurrencyType == .mainQueue ? Self.mainQueueToken : queueToken
+        let held = HeldQueues.current
+        if held.contains(token) { return try block() }
+        held.tokens.append(ObjectIdentifier(token))
+        defer { held.tokens.removeLast() }
         return try block()
     }
 
@@ -539,4 +539,22 @@ struct PendingChanges {
     var invalidatedAll = false
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll }
+}
+
+/// The queues a thread is running blocks of, innermost last (see ``ManagedObjectContext/holdingQueue(_:)``).
+final class HeldQueues {
+    var tokens: [ObjectIdentifier] = []
+
+    private static let key = "CoreStack.heldQueues"
+
+    /// This thread's list.
+    static var current: HeldQueues {
+        let dict = Thread.current.threadDictionary
+        if let held = dict[key] as? HeldQueues { return held }
+        let held = HeldQueues()
+        dict[key] = held
+        return held
+    }
+
+    func contains(_ token: QueueToken) -> Bool { tokens.contains(ObjectIdentifier(token)) }
 }
