@@ -17,7 +17,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: request.storeRequest(entity: entity)) {
             let fetched = try persistentStoreCoordinator.fetch(request.storeRequest(entity: entity))
-            ids = fetched.map(\.objectID)
+            ids = fetched.map { $0.objectID }
             if !request.returnsObjectsAsFaults { rows = fetched }
         } else {
             ids = try resultIDs(request, entity: entity)
@@ -40,8 +40,7 @@ extension ManagedObjectContext {
             out.append(typed)
         }
         if !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty {
-            let faults = out.filter(\.isFault)
-            if !faults.isEmpty { try fireFaults(faults) }
+            if out.contains(where: { $0.isFault }) { try fireFaults(out.filter { $0.isFault }) }
         }
         for path in request.relationshipKeyPathsForPrefetching {
             try prefetch(path.split(separator: ".").map(String.init)[...], for: out)
@@ -221,7 +220,7 @@ extension ManagedObjectContext {
 
     /// Fires many faults in one trip to the parent or store.
     func fireFaults(_ objects: [ManagedObject]) throws {
-        let ids = objects.filter(\.isFault).map(\.objectID)
+        let ids = objects.compactMap { $0.isFault ? $0.objectID : nil }
         guard !ids.isEmpty else { return }
         let states = try snapshots(for: ids)
         for o in objects where o.isFault {
