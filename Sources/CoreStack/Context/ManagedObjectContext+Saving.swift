@@ -62,7 +62,7 @@ extension ManagedObjectContext {
         if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
         // The change sets are emptied once the save succeeds, so they are re-keyed to the
         // permanent IDs only if it fails and the changes stay.
-        let map = try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
+        let ids = try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
         do {
             var attempts = 0
             while true {
@@ -75,34 +75,43 @@ extension ManagedObjectContext {
                 }
             }
         } catch {
-            if !map.isEmpty { rekeyChangeSets(map) }
+            if !ids.temporary.isEmpty {
+                rekeyChangeSets(Dictionary(zip(ids.temporary, ids.permanent), uniquingKeysWith: { first, _ in first }))
+            }
             throw error
         }
     }
 
     /// Gives inserted objects permanent IDs and rewrites references to their temporary IDs; the
-    /// ordered change sets keep their temporary keys (see ``rekeyChangeSets(_:)``).
+    /// ordered change sets keep their temporary keys (see ``rekeyChangeSets(_:)``). Returns the
+    /// temporary and the permanent IDs, in parallel.
     private func assignPermanentIDs(
         to objects: [ManagedObject], also others: [ManagedObject]
-    ) throws -> [ManagedObjectID: ManagedObjectID] {
-        guard !objects.isEmpty else { return [:] }
-        let map = try persistentStoreCoordinator.obtainPermanentIDs(for: objects.map(\.objectID))
-        rekey(objects, map: map, changeSets: false)
-        rewriteReferences(in: objects + others, map: map)
-        return map
+    ) throws -> (temporary: [ManagedObjectID], permanent: [ManagedObjectID]) {
+        guard !objects.isEmpty else { return ([], []) }
+        let temporary = objects.map { $0.objectID }
+        let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
+        rekey(objects, to: permanent, changeSets: false)
+        // Only objects holding relationships can refer to the old IDs.
+        let holders = (objects + others).filter { !$0.isFault && !$0.relations.isEmpty }
+        if !holders.isEmpty {
+            rewriteReferences(in: holders, map: Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }))
+        }
+        return (temporary, permanent)
     }
 
-    func rekey(_ objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID], changeSets: Bool = true) {
-        var rekeyed = false
-        for o in objects {
-            guard let p = map[o.objectID] else { continue }
+    /// Moves objects to their new IDs (`permanent` is parallel to `objects`) in the registry and,
+    /// with `changeSets`, in the inserted and updated sets.
+    func rekey(_ objects: [ManagedObject], to permanent: [ManagedObjectID], changeSets: Bool = true) {
+        var map: [ManagedObjectID: ManagedObjectID] = [:]
+        for (o, p) in zip(objects, permanent) where o.objectID != p {
             let t = o.objectID
             registered[t] = nil
             registered[p] = o
-            if changeSets && (insertedObjects[t] != nil || updatedObjects[t] != nil) { rekeyed = true }
+            if changeSets && (insertedObjects[t] != nil || updatedObjects[t] != nil) { map[t] = p }
             o.objectID = p
         }
-        if rekeyed { rekeyChangeSets(map) }
+        if !map.isEmpty { rekeyChangeSets(map) }
     }
 
     /// Re-keys the inserted and updated sets after objects got permanent IDs, in one pass that keeps
@@ -119,7 +128,7 @@ extension ManagedObjectContext {
     }
 
     private func rewriteReferences(in objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
-        for o in objects where !o.isFault {
+        for o in objects where !o.isFault && !o.relations.isEmpty {
             for (slot, rel) in o.relations.enumerated() {
                 switch rel {
                 case let .toOne(id?) where map[id] != nil: o.relations[slot] = .toOne(map[id])
@@ -250,7 +259,7 @@ extension ManagedObjectContext {
                 let o = p.entity.managedObjectClass.init(entity: p.entity, objectID: p.id)
                 o.managedObjectContext = parent
                 o.values = p.values
-                o.relations = p.entity.allRelationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
+                o.relations = p.entity.emptyRelations
                 for (slot, rel) in p.relations { o.relations[slot] = rel }
                 o.faultState = .materialized
                 o.changeState = .inserted
@@ -442,8 +451,9 @@ extension ManagedObjectContext {
         checkQueue()
         let temps = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         guard !temps.isEmpty else { return }
-        let map = try persistentStoreCoordinator.obtainPermanentIDs(for: temps.map(\.objectID))
-        rekey(temps, map: map)
-        rewriteReferences(in: Array(registered.values), map: map)
+        let temporary = temps.map { $0.objectID }
+        let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
+        rekey(temps, to: permanent)
+        rewriteReferences(in: Array(registered.values), map: Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }))
     }
 }

@@ -294,8 +294,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             throw CoreStackError.invalidModel(entity: o.entity.name, property: nil, reason: "an abstract entity cannot have instances")
         }
         o.managedObjectContext = self
-        o.values = o.entity.allAttributes.map(\.defaultValue)
-        o.relations = o.entity.allRelationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
+        o.values = o.entity.defaultValues
+        o.relations = o.entity.emptyRelations
         o.faultState = .materialized
         o.changeState = .inserted
         registered[o.objectID] = o

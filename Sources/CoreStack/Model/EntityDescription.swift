@@ -66,6 +66,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var validatedAttributeSlots: [Int] = []
     /// Whether each attribute in ``allAttributes`` has a min, max or regular-expression rule.
     var attributeHasRules: [Bool] = []
+    /// The values a new object starts with, one per attribute slot.
+    var defaultValues: [AttributeValue] = []
+    /// The relationship slots of a new object: empty to-ones and empty to-manys.
+    var emptyRelations: [RelationSlot] = []
     var attributeSlots: [String: Int] = [:]
     var relationshipSlots: [String: Int] = [:]
     /// Attribute slots of typed properties, by their wrapper's storage key path (see ``Attribute``).

@@ -180,6 +180,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         e.allAttributes = attributes
         e.attributeTypes = attributes.map(\.type)
         e.attributeIsTransient = attributes.map(\.isTransient)
+        e.defaultValues = attributes.map(\.defaultValue)
+        e.emptyRelations = relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
         e.attributeHasRules = attributes.map { $0.minValue != nil || $0.maxValue != nil || $0.regularExpression != nil }
         e.validatedAttributeSlots = attributes.indices.filter { i in
             let a = attributes[i]

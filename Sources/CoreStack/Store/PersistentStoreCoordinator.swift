@@ -100,29 +100,34 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return permanentIDs[id] ?? id
     }
 
-    /// Assigns permanent IDs to temporary ones (reserving primary keys in the store).
-    func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+    /// Assigns permanent IDs to temporary ones (reserving primary keys in the store): the result is
+    /// parallel to `ids` (an ID that is already permanent comes back as it is).
+    func obtainPermanentIDs(for ids: [ManagedObjectID]) throws -> [ManagedObjectID] {
         let store = try requireStore()
-        var out: [ManagedObjectID: ManagedObjectID] = [:]
-        var todo: [ObjectIdentifier: (EntityDescription, [ManagedObjectID])] = [:]
+        var out = ids
+        // Indexes of the IDs still to assign, by entity.
+        var todo: [ObjectIdentifier: (EntityDescription, [Int])] = [:]
         lock.lock()
-        for id in ids where id.isTemporaryID {
-            if let p = permanentIDs[id] { out[id] = p; continue }
-            todo[ObjectIdentifier(id.entity), default: (id.entity, [])].1.append(id)
+        for (i, id) in ids.enumerated() where id.isTemporaryID {
+            if let p = permanentIDs[id] { out[i] = p; continue }
+            todo[ObjectIdentifier(id.entity), default: (id.entity, [])].1.append(i)
         }
         lock.unlock()
         // Entities in number order, so keys shared by an inheritance tree come out the same every run.
-        for (entity, temps) in todo.values.sorted(by: { $0.0.entityNumber < $1.0.entityNumber }) {
-            let keys = try store.newPrimaryKeys(for: entity, count: temps.count)
-            guard keys.count == temps.count else {
-                throw CoreStackError.noStore("the store returned \(keys.count) keys for \(temps.count) objects")
+        var assigned: [Int] = []
+        for (entity, indexes) in todo.values.sorted(by: { $0.0.entityNumber < $1.0.entityNumber }) {
+            let keys = try store.newPrimaryKeys(for: entity, count: indexes.count)
+            guard keys.count == indexes.count else {
+                throw CoreStackError.noStore("the store returned \(keys.count) keys for \(indexes.count) objects")
             }
-            for (t, k) in zip(temps, keys) {
-                out[t] = ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: k)
+            for (i, k) in zip(indexes, keys) {
+                out[i] = ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: k)
             }
+            assigned.append(contentsOf: indexes)
         }
         lock.lock()
-        for (t, p) in out { permanentIDs[t] = p }
+        permanentIDs.reserveCapacity(permanentIDs.count + assigned.count)
+        for i in assigned { permanentIDs[ids[i]] = out[i] }
         lock.unlock()
         return out
     }
