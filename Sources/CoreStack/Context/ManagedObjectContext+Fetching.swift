@@ -198,24 +198,13 @@ extension ManagedObjectContext {
         let faults = objects.filter(\.isFault)
         if !faults.isEmpty { try fireFaults(faults) }
         let keys = try objects.map { try Self.sortValues(of: $0, by: descriptors) }
-        let order = ids.indices.sorted { a, b in
-            switch SortDescriptor.compare(keys[a], keys[b], by: descriptors) {
-            case .orderedAscending: true
-            case .orderedDescending: false
-            case .orderedSame: a < b
-            }
-        }
-        return order.map { ids[$0] }
+        return SortDescriptor.stableOrder(keys, by: descriptors).map { ids[$0] }
     }
 
     /// The values an object sorts by under `descriptors`, strings folded as each descriptor asks
     /// (shared by in-memory sorting and the fetched-results controller).
     static func sortValues(of o: ManagedObject, by descriptors: [SortDescriptor]) throws -> [AttributeValue] {
-        try descriptors.map { d in
-            let v = try ObjectSubject(object: o).value(forKeyPath: d.key.split(separator: ".").map(String.init))
-            guard case let .scalar(s) = v else { return .null }
-            return d.sortValue(s)
-        }
+        try SortDescriptor.sortValues(of: ObjectSubject(object: o), by: descriptors)
     }
 
     /// Fires many faults in one trip to the parent or store.
@@ -285,5 +274,26 @@ extension SortDescriptor {
             return d.ascending ? r : (r == .orderedAscending ? .orderedDescending : .orderedAscending)
         }
         return .orderedSame
+    }
+
+    /// The values a subject (an object, or a store's row) sorts by, folded as each descriptor asks.
+    static func sortValues(of subject: some EvaluationSubject, by descriptors: [SortDescriptor]) throws -> [AttributeValue] {
+        try descriptors.map { d in
+            guard case let .scalar(s) = try subject.value(forKeyPath: d.key.split(separator: ".").map(String.init)) else {
+                return .null
+            }
+            return d.sortValue(s)
+        }
+    }
+
+    /// The indices of rows of sort values in order, ties kept in their original order.
+    static func stableOrder(_ keys: [[AttributeValue]], by descriptors: [SortDescriptor]) -> [Int] {
+        keys.indices.sorted { a, b in
+            switch compare(keys[a], keys[b], by: descriptors) {
+            case .orderedAscending: true
+            case .orderedDescending: false
+            case .orderedSame: a < b
+            }
+        }
     }
 }

@@ -148,21 +148,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         ids.sort()
         if !request.sortDescriptors.isEmpty {
             let descriptors = request.sortDescriptors
-            let keys = try ids.map { id in
-                try descriptors.map { d -> AttributeValue in
-                    let v = try RowSubject(store: self, id: id).value(forKeyPath: d.key.split(separator: ".").map(String.init))
-                    guard case let .scalar(s) = v else { return .null }
-                    return d.sortValue(s)
-                }
-            }
-            let order = ids.indices.sorted { a, b in
-                switch SortDescriptor.compare(keys[a], keys[b], by: descriptors) {
-                case .orderedAscending: true
-                case .orderedDescending: false
-                case .orderedSame: a < b
-                }
-            }
-            ids = order.map { ids[$0] }
+            let keys = try ids.map { try SortDescriptor.sortValues(of: RowSubject(store: self, id: $0), by: descriptors) }
+            ids = SortDescriptor.stableOrder(keys, by: descriptors).map { ids[$0] }
         }
         var window = ids[...]
         if request.fetchOffset > 0 { window = window.dropFirst(request.fetchOffset) }
