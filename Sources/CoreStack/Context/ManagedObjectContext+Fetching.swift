@@ -40,7 +40,7 @@ extension ManagedObjectContext {
             out.append(typed)
         }
         if !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty {
-            if out.contains(where: { $0.isFault }) { try fireFaults(out.filter { $0.isFault }) }
+            try fireFaults(out)
         }
         for path in request.relationshipKeyPathsForPrefetching {
             try prefetch(path.split(separator: ".").map(String.init)[...], for: out)
@@ -195,8 +195,7 @@ extension ManagedObjectContext {
     /// Sorts IDs by the objects' values in this context.
     func sortIDs(_ ids: [ManagedObjectID], by descriptors: [SortDescriptor]) throws -> [ManagedObjectID] {
         let objects = try ids.map { try object(with: $0) }
-        let faults = objects.filter(\.isFault)
-        if !faults.isEmpty { try fireFaults(faults) }
+        try fireFaults(objects)
         let keys = try objects.map { try Self.sortValues(of: $0, by: descriptors) }
         return SortDescriptor.stableOrder(keys, by: descriptors).map { ids[$0] }
     }
