@@ -62,9 +62,9 @@ extension ManagedObjectContext {
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         checkQueue()
         let entity = try entity(of: request)
-        let keyPaths = Array(request.predicate?.keyPaths ?? [])
-        if parent == nil && !(request.includesPendingChanges && hasChanges(affecting: entity, keyPaths: keyPaths)) {
-            return try persistentStoreCoordinator.count(request.storeRequest(entity: entity))
+        let storeRequest = request.storeRequest(entity: entity)
+        if parent == nil && !(request.includesPendingChanges && hasLocalChanges(affecting: storeRequest)) {
+            return try persistentStoreCoordinator.count(storeRequest)
         }
         return try resultIDs(request, entity: entity).count
     }
