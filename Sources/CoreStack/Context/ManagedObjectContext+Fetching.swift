@@ -178,8 +178,10 @@ extension ManagedObjectContext {
         }
         var result = OrderedSet<ManagedObjectID>()
         for id in ids {
-            if deletedObjects[id] != nil { continue }
-            if let o = updatedObjects[id], try !matches(o) { continue }
+            if let o = registeredObject(for: id) {
+                if o.isDeleted { continue }
+                if o.isUpdated, try !matches(o) { continue }
+            }
             result.append(id)
         }
         for o in updatedObjects.values where isCandidate(o) && !result.contains(o.objectID) {

@@ -47,7 +47,7 @@ extension ManagedObjectContext {
         for o in p.updated.values { o.pendingUpdate = false }
         let change = ObjectsDidChange(
             context: self,
-            inserted: Set(p.inserted.values), updated: Set(p.updated.values.filter { p.inserted[$0.objectID] == nil }),
+            inserted: Set(p.inserted.values), updated: Set(p.updated.values.filter { !p.inserted.contains($0) }),
             deleted: Set(p.deleted.values), refreshed: Set(p.refreshed.values), invalidatedAll: p.invalidatedAll)
         for (_, f) in observers.objectsDidChange { f(change) }
         var info: [AnyHashable: Any] = [
@@ -134,23 +134,23 @@ extension ManagedObjectContext {
             for o in toRefresh {
                 guard let s = states[o.objectID] ?? states[persistentStoreCoordinator.canonicalID(o.objectID)] else { continue }
                 mergeState(s, into: o, keepLocalChanges: true)
-                pendingChanges.updated[o.objectID] = o
-                pendingChanges.refreshed[o.objectID] = o
+                pendingChanges.updated.insert(o)
+                pendingChanges.refreshed.insert(o)
             }
         }
         for id in ids.updated {
-            if let o = registeredObject(for: id), o.isFault { pendingChanges.refreshed[o.objectID] = o }
+            if let o = registeredObject(for: id), o.isFault { pendingChanges.refreshed.insert(o) }
         }
         for id in ids.inserted {
             if registeredObject(for: id) == nil, let o = try? object(with: id) {
-                pendingChanges.inserted[o.objectID] = o
+                pendingChanges.inserted.insert(o)
                 o.pendingInsertion = true
             }
         }
         for id in ids.deleted {
             guard let o = registeredObject(for: id) else { continue }
             forget(o)
-            pendingChanges.deleted[o.objectID] = o
+            pendingChanges.deleted.insert(o)
         }
         processPendingChanges()
     }
@@ -184,9 +184,9 @@ extension ManagedObjectContext {
     func forget(_ o: ManagedObject) {
         let id = o.objectID
         registered[id] = nil
-        insertedObjects[id] = nil
-        updatedObjects[id] = nil
-        deletedObjects[id] = nil
+        insertedObjects.remove(o)
+        updatedObjects.remove(o)
+        deletedObjects.remove(o)
         o.managedObjectContext = nil
     }
 }

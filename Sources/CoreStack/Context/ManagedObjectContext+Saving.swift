@@ -60,71 +60,42 @@ extension ManagedObjectContext {
         let coordinator = persistentStoreCoordinator
         let store = try coordinator.requireStore()
         if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
-        // The change sets are emptied once the save succeeds, so they are re-keyed to the
-        // permanent IDs only if it fails and the changes stay.
-        let ids = try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
-        do {
-            var attempts = 0
-            while true {
-                attempts += 1
-                let request = storeSaveRequest(inserted: inserted, updated: updated, deleted: deleted)
-                do {
-                    return try coordinator.save(request)
-                } catch let CoreStackError.mergeConflict(conflicts) where mergePolicy != .error && attempts < 4 {
-                    try resolve(conflicts)
-                }
+        // Objects keep their permanent IDs even if the save fails (as in Core Data).
+        try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
+        var attempts = 0
+        while true {
+            attempts += 1
+            let request = storeSaveRequest(inserted: inserted, updated: updated, deleted: deleted)
+            do {
+                return try coordinator.save(request)
+            } catch let CoreStackError.mergeConflict(conflicts) where mergePolicy != .error && attempts < 4 {
+                try resolve(conflicts)
             }
-        } catch {
-            if !ids.temporary.isEmpty {
-                rekeyChangeSets(Dictionary(zip(ids.temporary, ids.permanent), uniquingKeysWith: { first, _ in first }))
-            }
-            throw error
         }
     }
 
-    /// Gives inserted objects permanent IDs and rewrites references to their temporary IDs; the
-    /// ordered change sets keep their temporary keys (see ``rekeyChangeSets(_:)``). Returns the
-    /// temporary and the permanent IDs, in parallel.
-    private func assignPermanentIDs(
-        to objects: [ManagedObject], also others: [ManagedObject]
-    ) throws -> (temporary: [ManagedObjectID], permanent: [ManagedObjectID]) {
-        guard !objects.isEmpty else { return ([], []) }
+    /// Gives inserted objects permanent IDs and rewrites references to their temporary IDs.
+    private func assignPermanentIDs(to objects: [ManagedObject], also others: [ManagedObject]) throws {
+        guard !objects.isEmpty else { return }
         let temporary = objects.map { $0.objectID }
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
-        rekey(objects, to: permanent, changeSets: false)
+        rekey(objects, to: permanent)
         // Only objects holding relationships can refer to the old IDs.
         let holders = (objects + others).filter { !$0.isFault && !$0.relations.isEmpty }
         if !holders.isEmpty {
             rewriteReferences(in: holders, map: Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }))
         }
-        return (temporary, permanent)
     }
 
-    /// Moves objects to their new IDs (`permanent` is parallel to `objects`) in the registry and,
-    /// with `changeSets`, in the inserted and updated sets.
-    func rekey(_ objects: [ManagedObject], to permanent: [ManagedObjectID], changeSets: Bool = true) {
-        var map: [ManagedObjectID: ManagedObjectID] = [:]
+    /// Moves objects to their new IDs (`permanent` is parallel to `objects`) in the registry. (The
+    /// change sets hold objects by identity and need nothing.)
+    func rekey(_ objects: [ManagedObject], to permanent: [ManagedObjectID]) {
+        registered.reserveCapacity(registered.count + objects.count)
         for (o, p) in zip(objects, permanent) where o.objectID != p {
-            let t = o.objectID
-            registered[t] = nil
-            registered[p] = o
-            if changeSets && (insertedObjects[t] != nil || updatedObjects[t] != nil) { map[t] = p }
+            registered.removeValue(forKey: o.objectID)
+            registered.updateValue(o, forKey: p)
             o.objectID = p
         }
-        if !map.isEmpty { rekeyChangeSets(map) }
-    }
-
-    /// Re-keys the inserted and updated sets after objects got permanent IDs, in one pass that keeps
-    /// their order (removing keys one by one from an OrderedDictionary shifts its storage each time:
-    /// quadratic in a big save).
-    func rekeyChangeSets(_ map: [ManagedObjectID: ManagedObjectID]) {
-        func renamed(_ d: OrderedDictionary<ManagedObjectID, ManagedObject>) -> OrderedDictionary<ManagedObjectID, ManagedObject> {
-            var out = OrderedDictionary<ManagedObjectID, ManagedObject>(minimumCapacity: d.count)
-            for (id, o) in d { out[map[id] ?? id] = o }
-            return out
-        }
-        insertedObjects = renamed(insertedObjects)
-        updatedObjects = renamed(updatedObjects)
     }
 
     private func rewriteReferences(in objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
@@ -183,8 +154,8 @@ extension ManagedObjectContext {
             guard let o = registeredObject(for: conflict.objectID) else { continue }
             guard let row = fresh[o.objectID] else {
                 // Deleted in the store: nothing left to update or delete.
-                updatedObjects[o.objectID] = nil
-                deletedObjects[o.objectID] = nil
+                updatedObjects.remove(o)
+                deletedObjects.remove(o)
                 forget(o)
                 continue
             }
@@ -199,8 +170,8 @@ extension ManagedObjectContext {
             case .mergeByPropertyStoreTrump:
                 storeTrump(row, into: o)
             case .rollback:
-                updatedObjects[o.objectID] = nil
-                deletedObjects[o.objectID] = nil
+                updatedObjects.remove(o)
+                deletedObjects.remove(o)
                 o.changeState = .clean
                 o.materialize(from: row)
             }
@@ -264,8 +235,8 @@ extension ManagedObjectContext {
                 o.faultState = .materialized
                 o.changeState = .inserted
                 parent.registered[p.id] = o
-                parent.insertedObjects[p.id] = o
-                parent.pendingChanges.inserted[p.id] = o
+                parent.insertedObjects.insert(o)
+                parent.pendingChanges.inserted.insert(o)
                 o.pendingInsertion = true
             }
             for p in ups {
@@ -284,15 +255,15 @@ extension ManagedObjectContext {
                 try? o.fireFault()
                 if o.isDeleted { continue }
                 if o.changeState == .inserted {
-                    parent.insertedObjects[o.objectID] = nil
+                    parent.insertedObjects.remove(o)
                     parent.registered[o.objectID] = nil
                     o.changeState = .deleted
                 } else {
-                    parent.updatedObjects[o.objectID] = nil
+                    parent.updatedObjects.remove(o)
                     o.changeState = .deleted
-                    parent.deletedObjects[o.objectID] = o
+                    parent.deletedObjects.insert(o)
                 }
-                parent.pendingChanges.deleted[o.objectID] = o
+                parent.pendingChanges.deleted.insert(o)
             }
             parent.processPendingChanges()
         }
@@ -376,7 +347,7 @@ extension ManagedObjectContext {
         for o in insertedObjects.values {
             registered[o.objectID] = nil
             o.managedObjectContext = nil
-            pendingChanges.deleted[o.objectID] = o
+            pendingChanges.deleted.insert(o)
         }
         for o in Array(updatedObjects.values) + Array(deletedObjects.values) {
             if let s = o.committed {
@@ -385,7 +356,7 @@ extension ManagedObjectContext {
                 o.turnIntoFault()
             }
             o.changeState = .clean
-            pendingChanges.refreshed[o.objectID] = o
+            pendingChanges.refreshed.insert(o)
         }
         // Objects touched only through inverses may hold changed relationships: refault them.
         for o in registered.values where !o.isFault && o.committed != nil && o.changeState == .clean {
@@ -428,11 +399,11 @@ extension ManagedObjectContext {
         if mergeChanges, !object.isFault, let states = try? snapshots(for: [object.objectID]), let s = states[object.objectID] {
             mergeState(s, into: object, keepLocalChanges: true)
         } else {
-            updatedObjects[object.objectID] = nil
+            updatedObjects.remove(object)
             if object.changeState == .updated { object.changeState = .clean }
             object.turnIntoFault()
         }
-        pendingChanges.refreshed[object.objectID] = object
+        pendingChanges.refreshed.insert(object)
     }
 
     /// Turns every unchanged object back into a fault (Core Data's `refreshAllObjects`).

@@ -57,10 +57,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }()
     static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
 
-    var registered: [ManagedObjectID: ManagedObject] = [:]
-    var insertedObjects: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
-    var updatedObjects: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
-    var deletedObjects: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
+    var registered = ObjectIDMap<ManagedObject>()
+    var insertedObjects = ObjectSet()
+    var updatedObjects = ObjectSet()
+    var deletedObjects = ObjectSet()
     /// Changes not yet announced by objectsDidChange.
     var pendingChanges = PendingChanges()
     var observers = ContextObservers()
@@ -299,8 +299,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         o.faultState = .materialized
         o.changeState = .inserted
         registered[o.objectID] = o
-        insertedObjects[o.objectID] = o
-        pendingChanges.inserted[o.objectID] = o
+        insertedObjects.insert(o)
+        pendingChanges.inserted.insert(o)
         o.pendingInsertion = true
         o.awakeFromInsert()
     }
@@ -340,37 +340,36 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     private func markDeleted(_ object: ManagedObject) {
         let id = object.objectID
-        pendingChanges.updated[id] = nil
+        pendingChanges.updated.remove(object)
         object.pendingUpdate = false
         object.pendingInsertion = false
         if object.changeState == .inserted {
-            insertedObjects[id] = nil
-            pendingChanges.inserted[id] = nil
+            insertedObjects.remove(object)
+            pendingChanges.inserted.remove(object)
             object.changeState = .deleted
             // Never saved: it simply leaves the context.
             registered[id] = nil
-            pendingChanges.deleted[id] = object
+            pendingChanges.deleted.insert(object)
             return
         }
-        updatedObjects[id] = nil
+        updatedObjects.remove(object)
         object.changeState = .deleted
-        deletedObjects[id] = object
-        pendingChanges.deleted[id] = object
+        deletedObjects.insert(object)
+        pendingChanges.deleted.insert(object)
     }
 
     // MARK: Changes
 
     func objectDidChange(_ object: ManagedObject, transientOnly: Bool = false) {
-        let id = object.objectID
         if object.changeState == .clean && !transientOnly {
             object.changeState = .updated
-            updatedObjects[id] = object
+            updatedObjects.insert(object)
         }
         // Inserted objects too: a change after their insertion was announced is an update
         // (processPendingChanges leaves out objects inserted in the same batch).
         if object.pendingInsertion || object.pendingUpdate { return }
         object.pendingUpdate = true
-        pendingChanges.updated[id] = object
+        pendingChanges.updated.insert(object)
     }
 
     // MARK: Faulting
@@ -532,10 +531,10 @@ struct WeakContext {
 
 /// Changes made since the last objectsDidChange.
 struct PendingChanges {
-    var inserted: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
-    var updated: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
-    var deleted: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
-    var refreshed: OrderedDictionary<ManagedObjectID, ManagedObject> = [:]
+    var inserted = ObjectSet()
+    var updated = ObjectSet()
+    var deleted = ObjectSet()
+    var refreshed = ObjectSet()
     var invalidatedAll = false
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll }

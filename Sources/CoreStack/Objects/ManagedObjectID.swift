@@ -15,41 +15,59 @@ import Foundation
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The object's entity (always the concrete entity, never an abstract parent).
     public let entity: EntityDescription
-    /// The store's identifier (its UUID) for permanent IDs; empty for temporary ones.
-    public let storeIdentifier: String
-    let key: Key
+    /// The primary key for a permanent ID, the process-wide counter for a temporary one.
+    let rawKey: Int64
+    /// The store's identifier, interned (see ``StoreIdentifiers``); 0 for temporary IDs.
+    let storeToken: UInt32
+    let isTemporary: Bool
 
-    enum Key: Hashable, Sendable {
-        case permanent(Int64)
-        /// A process-wide counter; the URI shows it after the process's temporary-ID prefix.
-        case temporary(Int64)
-    }
+    // One reference and three integers: an ID is copied, hashed and compared on every insert,
+    // register, fetch and save, so it holds no string (the store's UUID is interned).
 
     init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {
+        self.init(entity: entity, storeToken: StoreIdentifiers.token(for: storeIdentifier), primaryKey: primaryKey)
+    }
+
+    init(entity: EntityDescription, storeToken: UInt32, primaryKey: Int64) {
         self.entity = entity
-        self.storeIdentifier = storeIdentifier
-        self.key = .permanent(primaryKey)
+        self.rawKey = primaryKey
+        self.storeToken = storeToken
+        self.isTemporary = false
     }
 
     init(temporaryFor entity: EntityDescription) {
         self.entity = entity
-        self.storeIdentifier = ""
-        self.key = .temporary(TemporaryIDSource.next())
+        self.rawKey = TemporaryIDSource.next()
+        self.storeToken = 0
+        self.isTemporary = true
     }
 
+    /// The store's identifier (its UUID) for permanent IDs; empty for temporary ones.
+    public var storeIdentifier: String { StoreIdentifiers.identifier(for: storeToken) }
+
     /// Whether the object has not been saved yet.
-    public var isTemporaryID: Bool { if case .temporary = key { true } else { false } }
+    public var isTemporaryID: Bool { isTemporary }
 
     /// The primary key (`Z_PK`) of a permanent ID.
-    public var primaryKey: Int64? { if case let .permanent(pk) = key { pk } else { nil } }
+    public var primaryKey: Int64? { isTemporary ? nil : rawKey }
+
+    /// A well-mixed 64-bit hash of the ID (cheaper than `Hasher`; used by ``ObjectIDMap``).
+    @inline(__always)
+    var fastHash: UInt64 {
+        var h = UInt64(bitPattern: rawKey) &* 0x9E37_79B9_7F4A_7C15
+        h ^= UInt64(UInt(bitPattern: ObjectIdentifier(entity))) &+ UInt64(storeToken) &<< 32
+        h ^= isTemporary ? 0xD6E8_FEB8_6659_FD93 : 0
+        h ^= h &>> 29
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return h ^ (h &>> 32)
+    }
 
     /// The ID as a URI, as Core Data writes it.
     public func uriRepresentation() -> URL {
-        let text: String
-        switch key {
-        case let .permanent(pk): text = "x-coredata://\(storeIdentifier)/\(entity.name)/p\(pk)"
-        case let .temporary(t): text = "x-coredata:///\(entity.name)/t\(TemporaryIDSource.prefix)\(t)"
-        }
+        let text =
+            isTemporary
+            ? "x-coredata:///\(entity.name)/t\(TemporaryIDSource.prefix)\(rawKey)"
+            : "x-coredata://\(storeIdentifier)/\(entity.name)/p\(rawKey)"
         // Entity names are identifiers and store UUIDs are hex, so this always parses.
         return URL(string: text) ?? URL(fileURLWithPath: "/")
     }
@@ -57,23 +75,19 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
     public var description: String { uriRepresentation().absoluteString }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.key == rhs.key && lhs.entity === rhs.entity && lhs.storeIdentifier == rhs.storeIdentifier
+        lhs.rawKey == rhs.rawKey && lhs.entity === rhs.entity && lhs.storeToken == rhs.storeToken
+            && lhs.isTemporary == rhs.isTemporary
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(key)
-        hasher.combine(ObjectIdentifier(entity))
+        hasher.combine(fastHash)
     }
 
     /// IDs order by entity number, then permanent keys numerically (temporary ones last).
     public static func < (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
         if lhs.entity.entityNumber != rhs.entity.entityNumber { return lhs.entity.entityNumber < rhs.entity.entityNumber }
-        switch (lhs.key, rhs.key) {
-        case let (.permanent(a), .permanent(b)): return a < b
-        case (.permanent, .temporary): return true
-        case (.temporary, .permanent): return false
-        case let (.temporary(a), .temporary(b)): return a < b
-        }
+        if lhs.isTemporary != rhs.isTemporary { return !lhs.isTemporary }
+        return lhs.rawKey < rhs.rawKey
     }
 
     /// Parses `x-coredata://<store>/<Entity>/p<pk>` against a model. Returns nil for anything else.
@@ -106,5 +120,32 @@ final class AtomicCounter: @unchecked Sendable {
         defer { lock.unlock() }
         value += 1
         return value
+    }
+}
+
+/// Interns store identifiers (UUID strings) as small integers, so IDs carry no string.
+///
+/// A process opens few stores; the table only grows.
+enum StoreIdentifiers {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var tokens: [String: UInt32] = ["": 0]
+    nonisolated(unsafe) private static var identifiers: [String] = [""]
+
+    /// The token of an identifier (0 for the empty one of temporary IDs).
+    static func token(for identifier: String) -> UInt32 {
+        lock.lock()
+        defer { lock.unlock() }
+        if let t = tokens[identifier] { return t }
+        let t = UInt32(identifiers.count)
+        identifiers.append(identifier)
+        tokens[identifier] = t
+        return t
+    }
+
+    /// The identifier of a token.
+    static func identifier(for token: UInt32) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return Int(token) < identifiers.count ? identifiers[Int(token)] : ""
     }
 }

@@ -33,6 +33,8 @@ public protocol PersistentStore: AnyObject, Sendable {
     func relatedObjectIDs(for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]]
     /// Reserves `count` new primary keys for an entity (from its root entity's `Z_MAX`).
     func newPrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
-    /// Writes one save in one transaction, and returns each written row's new version.
+    /// Writes one save in one transaction. Every written row's version becomes its
+    /// `expectedVersion + 1`; the result lists only rows whose new version is something else
+    /// (callers assume `expectedVersion + 1` for the rest), so a store may return an empty map.
     func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64]
 }

@@ -16,8 +16,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     private let lock = NSRecursiveLock()
     private var store: (any PersistentStore)?
-    private var rowCache: [ManagedObjectID: RowSnapshot] = [:]
-    private var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    private var rowCache = ObjectIDMap<RowSnapshot>()
+    private var permanentIDs = ObjectIDMap<ManagedObjectID>()
     private var rootContexts: [WeakContext] = []
     /// Serialises saves, so each one is one transaction in order.
     private let saveLock = NSLock()
@@ -127,7 +127,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
         lock.lock()
         permanentIDs.reserveCapacity(permanentIDs.count + assigned.count)
-        for i in assigned { permanentIDs[ids[i]] = out[i] }
+        for i in assigned { permanentIDs.updateValue(out[i], forKey: ids[i]) }
         lock.unlock()
         return out
     }
@@ -137,7 +137,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
         let rows = try requireStore().fetch(request)
         lock.lock()
-        for r in rows { rowCache[r.objectID] = r.snapshot }
+        rowCache.reserveCapacity(rowCache.count + rows.count)
+        for r in rows { rowCache.updateValue(r.snapshot, forKey: r.objectID) }
         lock.unlock()
         return rows
     }
@@ -195,10 +196,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         defer { saveLock.unlock() }
         let versions = try store.save(request)
         lock.lock()
-        for change in request.inserted + request.updated {
-            rowCache[change.objectID] = RowSnapshot(
-                values: change.values, toOne: change.toOne,
-                version: versions[change.objectID] ?? change.expectedVersion + 1)
+        rowCache.reserveCapacity(rowCache.count + request.inserted.count + request.updated.count)
+        for changes in [request.inserted, request.updated] {
+            for change in changes {
+                rowCache.updateValue(
+                    RowSnapshot(
+                        values: change.values, toOne: change.toOne,
+                        version: versions[change.objectID] ?? change.expectedVersion + 1),
+                    forKey: change.objectID)
+            }
         }
         for d in request.deleted { rowCache[d.objectID] = nil }
         lock.unlock()

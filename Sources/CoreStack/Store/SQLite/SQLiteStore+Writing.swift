@@ -68,7 +68,8 @@ extension SQLiteStore {
     public func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         if request.isEmpty { return [:] }
         return try write { db in
-            var versions: [ManagedObjectID: Int64] = [:]
+            // Every written row gets expectedVersion + 1, which callers assume: no map to fill.
+            let versions: [ManagedObjectID: Int64] = [:]
             var conflicts: [MergeConflict] = []
             var maxKeys: [Int: Int64] = [:]
 
@@ -93,7 +94,6 @@ extension SQLiteStore {
                 SQLiteRawBinding.bind(h, 3, version)
                 _ = try bindColumns(change, plan: plan, to: h, from: 4)
                 try SQLiteRawBinding.step(statement, in: db)
-                versions[change.objectID] = version
                 let root = plan.rootNumber
                 maxKeys[root] = max(maxKeys[root] ?? 0, pk)
             }
@@ -122,8 +122,6 @@ extension SQLiteStore {
                     conflicts.append(MergeConflict(
                         objectID: change.objectID, expectedVersion: change.expectedVersion,
                         storeVersion: try currentVersion(db, table: plan.mapping.table, pk: pk)))
-                } else {
-                    versions[change.objectID] = version
                 }
             }
 

@@ -278,6 +278,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
         var config = Configuration()
         config.readonly = true
+        // Another connection to the file may be closing (checkpointing its WAL): wait for it.
+        config.busyMode = .timeout(10)
         config.label = "CoreStack.SQLiteStore.inspect"
         // A read-only connection to a WAL-mode file creates empty -wal and -shm files; remove the
         // ones this inspection created so a refused file is left exactly as it was found.
