@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "CoreStack",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "CoreStack", targets: ["CoreStack"]),
         .library(name: "StackScope", targets: ["StackScope"]),

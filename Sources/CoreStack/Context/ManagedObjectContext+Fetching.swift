@@ -25,6 +25,7 @@ extension ManagedObjectContext {
         let batch = FaultBatch(ids: ids, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(ids.count, 1))
         var out: [T] = []
         out.reserveCapacity(ids.count)
+        registered.reserveCapacity(registered.count + ids.count)
         for (i, id) in ids.enumerated() {
             // The IDs come from this context's own store or parent: no model check needed.
             let o = registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An entity: a kind of managed object, with its attributes, relationships and place in an
 /// inheritance tree.
@@ -267,27 +268,47 @@ public enum EntityBuilder {
 }
 
 /// Remembers which attribute slot a typed property's wrapper reads, by the wrapper's storage key
-/// path, so a property access costs a pointer-keyed lookup instead of a key path projection and a
-/// string hash. The key path objects are kept (so their addresses cannot be reused) and compared
-/// by identity; the cache stops growing at a fixed size.
+/// path, so a property access costs a short scan of pointers instead of a key path projection and
+/// a string hash.
+///
+/// Reads take no lock: entries are written once, under a lock, into a fixed buffer, and then
+/// published by storing the new count with release ordering; a reader loads the count with acquire
+/// ordering and scans that many entries. The key path objects are kept (so their addresses cannot
+/// be reused) and compared by identity; the cache stops growing when the buffer is full, after
+/// which the wrappers look slots up by name.
 @usableFromInline
 final class WrapperSlotCache: @unchecked Sendable {
+    private static let capacity = 256
     private let lock = NSLock()
-    private var slots: [ObjectIdentifier: (keyPath: AnyKeyPath, slot: Int)] = [:]
-    private static let limit = 1024
+    private let published = Atomic<Int>(0)
+    private let entries: UnsafeMutablePointer<(key: UInt, slot: Int)>
+    private var keyPaths: [AnyKeyPath] = []
+
+    init() {
+        entries = .allocate(capacity: Self.capacity)
+    }
+
+    deinit {
+        entries.deinitialize(count: published.load(ordering: .relaxed))
+        entries.deallocate()
+    }
 
     @usableFromInline
     func slot(for keyPath: AnyKeyPath) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry = slots[ObjectIdentifier(keyPath)], entry.keyPath === keyPath else { return nil }
-        return entry.slot
+        let key = UInt(bitPattern: ObjectIdentifier(keyPath))
+        let n = published.load(ordering: .acquiring)
+        for i in 0..<n where entries[i].key == key { return entries[i].slot }
+        return nil
     }
 
     @usableFromInline
     func remember(_ slot: Int, for keyPath: AnyKeyPath) {
         lock.lock()
         defer { lock.unlock() }
-        if slots.count < Self.limit { slots[ObjectIdentifier(keyPath)] = (keyPath, slot) }
+        let n = published.load(ordering: .relaxed)
+        guard n < Self.capacity, self.slot(for: keyPath) == nil else { return }
+        keyPaths.append(keyPath)
+        (entries + n).initialize(to: (UInt(bitPattern: ObjectIdentifier(keyPath)), slot))
+        published.store(n + 1, ordering: .releasing)
     }
 }

@@ -24,7 +24,9 @@ typealias ObjectIDMap<Value> = FastMap<ManagedObjectID, Value>
 ///
 /// Contexts register every object they hold in one of these and the coordinator keeps its row
 /// cache in one: with 100,000 objects, `Dictionary`'s SipHash and its resizes were a third of a
-/// fetch. Probing compares the stored 64-bit hashes first, so a key is read only on a likely hit.
+/// fetch. Each bucket holds its hash, key and value side by side (one cache line touched per probe,
+/// which matters once the table outgrows the caches), and probing compares the stored 64-bit hashes
+/// first, so a key is compared only on a likely hit.
 ///
 /// ```swift
 /// var map = ObjectIDMap<Int>()
@@ -33,12 +35,7 @@ typealias ObjectIDMap<Value> = FastMap<ManagedObjectID, Value>
 /// map[id] = nil      // removes
 /// ```
 struct FastMap<Key: FastHashKey, Value>: Sequence {
-    /// Stored hashes; 0 marks an empty bucket (real hashes have their top bit set).
-    private var hashes: ContiguousArray<UInt64> = []
-    private var keys: ContiguousArray<Key?> = []
-    private var storedValues: ContiguousArray<Value?> = []
-    /// Number of entries.
-    private(set) var count = 0
+    private var storage: FastMapStorage<Key, Value>?
 
     init() {}
 
@@ -46,30 +43,17 @@ struct FastMap<Key: FastHashKey, Value>: Sequence {
         reserveCapacity(minimumCapacity)
     }
 
+    /// Number of entries.
+    var count: Int { storage?.count ?? 0 }
     var isEmpty: Bool { count == 0 }
 
     @inline(__always)
     private static func hash(_ key: Key) -> UInt64 { key.fastHash | (1 << 63) }
 
-    /// The bucket holding `key`, or nil.
-    @inline(__always)
-    private func find(_ key: Key, hash h: UInt64) -> Int? {
-        let n = hashes.count
-        if n == 0 { return nil }
-        let mask = n - 1
-        var i = Int(truncatingIfNeeded: h) & mask
-        while true {
-            let stored = hashes[i]
-            if stored == 0 { return nil }
-            if stored == h, keys[i] == key { return i }
-            i = (i + 1) & mask
-        }
-    }
-
     subscript(key: Key) -> Value? {
         get {
-            guard let i = find(key, hash: Self.hash(key)) else { return nil }
-            return storedValues[i]
+            guard let storage, let i = storage.find(key, hash: Self.hash(key)) else { return nil }
+            return storage.value(at: i)
         }
         set {
             if let newValue { updateValue(newValue, forKey: key) } else { removeValue(forKey: key) }
@@ -77,104 +61,66 @@ struct FastMap<Key: FastHashKey, Value>: Sequence {
     }
 
     /// Whether the map holds `key`.
-    func contains(_ key: Key) -> Bool { find(key, hash: Self.hash(key)) != nil }
+    func contains(_ key: Key) -> Bool { storage?.find(key, hash: Self.hash(key)) != nil }
+
+    /// Storage this value alone owns, with room for one more entry.
+    private mutating func uniqueStorage(forAdding extra: Int) -> FastMapStorage<Key, Value> {
+        let needed = count + extra
+        // Checked before binding the storage to a name (a binding is a second reference).
+        let unique = isKnownUniquelyReferenced(&storage)
+        if unique, let s = storage, needed * 4 <= s.capacity * 3 { return s }
+        var n = Swift.max(16, storage?.capacity ?? 16)
+        while n * 3 < needed * 4 { n *= 2 }
+        let fresh = FastMapStorage<Key, Value>(capacity: n)
+        if let old = storage {
+            if unique { old.moveAll(into: fresh) } else { old.copyAll(into: fresh) }
+        }
+        storage = fresh
+        return fresh
+    }
 
     /// Sets the value of `key`, returning the old one.
     @discardableResult
     mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         let h = Self.hash(key)
-        if let i = find(key, hash: h) {
-            let old = storedValues[i]
-            storedValues[i] = value
-            return old
-        }
-        insertNew(key, value, hash: h)
+        let s = uniqueStorage(forAdding: 1)
+        if let i = s.find(key, hash: h) { return s.replaceValue(at: i, with: value) }
+        s.insertNew(key, value, hash: h)
         return nil
     }
 
-    /// The value of `key`, inserting `make()` first when there is none; one probe either way.
+    /// The value of `key`, inserting `make()` first when there is none.
     mutating func value(forKey key: Key, orInsert make: () -> Value) -> Value {
         let h = Self.hash(key)
-        if let i = find(key, hash: h), let v = storedValues[i] { return v }
+        if let storage, let i = storage.find(key, hash: h) { return storage.value(at: i) }
         let v = make()
-        insertNew(key, v, hash: h)
+        uniqueStorage(forAdding: 1).insertNew(key, v, hash: h)
         return v
     }
 
-    private mutating func insertNew(_ key: Key, _ value: Value, hash h: UInt64) {
-        if (count + 1) * 4 > hashes.count * 3 { resize(to: Swift.max(16, hashes.count * 2)) }
-        let mask = hashes.count - 1
-        var i = Int(truncatingIfNeeded: h) & mask
-        while hashes[i] != 0 { i = (i + 1) & mask }
-        hashes[i] = h
-        keys[i] = key
-        storedValues[i] = value
-        count += 1
-    }
-
-    /// Removes `key`, returning its value. Later entries of the probe run shift back (no tombstones).
+    /// Removes `key`, returning its value.
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
-        guard var hole = find(key, hash: Self.hash(key)) else { return nil }
-        let old = storedValues[hole]
-        let mask = hashes.count - 1
-        var i = (hole + 1) & mask
-        while hashes[i] != 0 {
-            let home = Int(truncatingIfNeeded: hashes[i]) & mask
-            // Move entry i into the hole if its home is not in (hole, i] cyclically.
-            let inRange = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i)
-            if !inRange {
-                hashes[hole] = hashes[i]
-                keys[hole] = keys[i]
-                storedValues[hole] = storedValues[i]
-                hole = i
-            }
-            i = (i + 1) & mask
-        }
-        hashes[hole] = 0
-        keys[hole] = nil
-        storedValues[hole] = nil
-        count -= 1
-        return old
+        let h = Self.hash(key)
+        guard contains(key) else { return nil }
+        let s = uniqueStorage(forAdding: 0)
+        guard let i = s.find(key, hash: h) else { return nil }
+        return s.remove(at: i)
     }
 
     /// Makes room for `capacity` entries without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
-        var n = 16
-        while n * 3 < capacity * 4 { n *= 2 }
-        if n > hashes.count { resize(to: n) }
-    }
-
-    private mutating func resize(to n: Int) {
-        let oldHashes = hashes
-        let oldKeys = keys
-        let oldValues = storedValues
-        hashes = ContiguousArray(repeating: 0, count: n)
-        keys = ContiguousArray(repeating: nil, count: n)
-        storedValues = ContiguousArray(repeating: nil, count: n)
-        let mask = n - 1
-        for j in oldHashes.indices where oldHashes[j] != 0 {
-            var i = Int(truncatingIfNeeded: oldHashes[j]) & mask
-            while hashes[i] != 0 { i = (i + 1) & mask }
-            hashes[i] = oldHashes[j]
-            keys[i] = oldKeys[j]
-            storedValues[i] = oldValues[j]
-        }
+        _ = uniqueStorage(forAdding: Swift.max(0, capacity - count))
     }
 
     /// Removes every entry (and frees the storage).
-    mutating func removeAll() {
-        hashes = []
-        keys = []
-        storedValues = []
-        count = 0
-    }
+    mutating func removeAll() { storage = nil }
 
     /// The values, in bucket order.
     var values: [Value] {
         var out: [Value] = []
         out.reserveCapacity(count)
-        for v in storedValues { if let v { out.append(v) } }
+        storage?.forEach { _, v in out.append(v) }
         return out
     }
 
@@ -182,24 +128,134 @@ struct FastMap<Key: FastHashKey, Value>: Sequence {
     var keysArray: [Key] {
         var out: [Key] = []
         out.reserveCapacity(count)
-        for k in keys { if let k { out.append(k) } }
+        storage?.forEach { k, _ in out.append(k) }
         return out
     }
 
     struct Iterator: IteratorProtocol {
-        let map: FastMap
+        let storage: FastMapStorage<Key, Value>?
         var i = 0
 
         mutating func next() -> (key: Key, value: Value)? {
-            while i < map.hashes.count {
+            guard let storage else { return nil }
+            while i < storage.capacity {
                 defer { i += 1 }
-                if map.hashes[i] != 0, let k = map.keys[i], let v = map.storedValues[i] { return (k, v) }
+                if let entry = storage.entry(at: i) { return entry }
             }
             return nil
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(map: self) }
+    /// Iterates a snapshot: the map may change meanwhile (it copies its storage first).
+    func makeIterator() -> Iterator { Iterator(storage: storage) }
 }
 
-extension FastMap: Sendable where Key: Sendable, Value: Sendable {}
+extension FastMap: @unchecked Sendable where Key: Sendable, Value: Sendable {}
+
+/// The buckets of a ``FastMap``: one allocation of `(hash, key, value)` entries; a bucket whose
+/// hash is 0 is empty and its key and value are uninitialised.
+final class FastMapStorage<Key: FastHashKey, Value> {
+    private struct Entry {
+        var hash: UInt64
+        var key: Key
+        var value: Value
+    }
+
+    let capacity: Int
+    private(set) var count = 0
+    private let entries: UnsafeMutablePointer<Entry>
+    private let mask: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        mask = capacity - 1
+        entries = .allocate(capacity: capacity)
+        // Only the hash of an empty bucket is set.
+        let raw = UnsafeMutableRawPointer(entries)
+        let stride = MemoryLayout<Entry>.stride
+        for i in 0..<capacity { raw.storeBytes(of: UInt64(0), toByteOffset: i * stride, as: UInt64.self) }
+    }
+
+    deinit {
+        for i in 0..<capacity where hashAt(i) != 0 { (entries + i).deinitialize(count: 1) }
+        entries.deallocate()
+    }
+
+    @inline(__always)
+    private func hashAt(_ i: Int) -> UInt64 {
+        UnsafeRawPointer(entries).load(fromByteOffset: i * MemoryLayout<Entry>.stride, as: UInt64.self)
+    }
+
+    @inline(__always)
+    func find(_ key: Key, hash h: UInt64) -> Int? {
+        var i = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let stored = hashAt(i)
+            if stored == 0 { return nil }
+            if stored == h && entries[i].key == key { return i }
+            i = (i + 1) & mask
+        }
+    }
+
+    @inline(__always)
+    func value(at i: Int) -> Value { entries[i].value }
+
+    func entry(at i: Int) -> (key: Key, value: Value)? {
+        hashAt(i) == 0 ? nil : (entries[i].key, entries[i].value)
+    }
+
+    func replaceValue(at i: Int, with value: Value) -> Value {
+        let old = entries[i].value
+        entries[i].value = value
+        return old
+    }
+
+    /// Inserts a key known to be absent; the caller made room.
+    func insertNew(_ key: Key, _ value: Value, hash h: UInt64) {
+        var i = Int(truncatingIfNeeded: h) & mask
+        while hashAt(i) != 0 { i = (i + 1) & mask }
+        (entries + i).initialize(to: Entry(hash: h, key: key, value: value))
+        count += 1
+    }
+
+    /// Removes bucket `i`; later entries of its probe run shift back (no tombstones).
+    func remove(at bucket: Int) -> Value {
+        let old = (entries + bucket).move().value
+        var hole = bucket
+        var i = (hole + 1) & mask
+        while hashAt(i) != 0 {
+            let home = Int(truncatingIfNeeded: hashAt(i)) & mask
+            // Entry i may move into the hole unless its home lies cyclically in (hole, i].
+            let stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i)
+            if !stays {
+                (entries + hole).moveInitialize(from: entries + i, count: 1)
+                hole = i
+            }
+            i = (i + 1) & mask
+        }
+        UnsafeMutableRawPointer(entries).storeBytes(of: UInt64(0), toByteOffset: hole * MemoryLayout<Entry>.stride, as: UInt64.self)
+        count -= 1
+        return old
+    }
+
+    /// Moves every entry into `other` (which must have room), leaving this storage empty.
+    func moveAll(into other: FastMapStorage) {
+        for i in 0..<capacity where hashAt(i) != 0 {
+            let e = (entries + i).move()
+            UnsafeMutableRawPointer(entries).storeBytes(of: UInt64(0), toByteOffset: i * MemoryLayout<Entry>.stride, as: UInt64.self)
+            other.insertNew(e.key, e.value, hash: e.hash)
+        }
+        count = 0
+    }
+
+    /// Copies every entry into `other` (which must have room).
+    func copyAll(into other: FastMapStorage) {
+        for i in 0..<capacity where hashAt(i) != 0 {
+            other.insertNew(entries[i].key, entries[i].value, hash: entries[i].hash)
+        }
+    }
+
+    func forEach(_ body: (Key, Value) -> Void) {
+        for i in 0..<capacity where hashAt(i) != 0 { body(entries[i].key, entries[i].value) }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import CoreStack
+
+/// A key whose hash is chosen by the test, so runs of collisions and wrap-around are exercised.
+private struct CollidingKey: FastHashKey, Hashable {
+    var id: Int
+    var bucketHint: UInt64
+    var fastHash: UInt64 { bucketHint }
+}
+
+@Suite("FastMap and ObjectSet, against Dictionary and Array")
+struct FastMapTests {
+    @Test("random inserts, updates and removals agree with a Dictionary, with heavy collisions", arguments: [1, 2, 3])
+    func agreesWithDictionary(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed))
+        var map = FastMap<CollidingKey, Int>()
+        var oracle: [CollidingKey: Int] = [:]
+        var snapshots: [(FastMap<CollidingKey, Int>, [CollidingKey: Int])] = []
+        for step in 0..<20_000 {
+            // Few distinct hashes: long probe runs, which wrap around the table's end.
+            let key = CollidingKey(id: Int(rng.next() % 600), bucketHint: rng.next() % 7 &* 0x1_0000_0001 | 0xF)
+            switch rng.next() % 4 {
+            case 0, 1:
+                #expect(map.updateValue(step, forKey: key) == oracle.updateValue(step, forKey: key))
+            case 2:
+                #expect(map.removeValue(forKey: key) == oracle.removeValue(forKey: key))
+            default:
+                #expect(map[key] == oracle[key])
+            }
+            if step % 2_500 == 0 { snapshots.append((map, oracle)) }
+        }
+        #expect(map.count == oracle.count)
+        for (k, v) in oracle { #expect(map[k] == v) }
+        var seen: [CollidingKey: Int] = [:]
+        for (k, v) in map { seen[k] = v }
+        #expect(seen == oracle)
+        // Copies taken along the way were not changed by later mutations (copy on write).
+        for (copy, expected) in snapshots {
+            #expect(copy.count == expected.count)
+            for (k, v) in expected { #expect(copy[k] == v) }
+        }
+    }
+
+    @Test("reserveCapacity, value(forKey:orInsert:) and removeAll")
+    func capacityAndUpsert() {
+        var map = FastMap<CollidingKey, String>(minimumCapacity: 1_000)
+        var made = 0
+        for i in 0..<1_000 {
+            _ = map.value(forKey: CollidingKey(id: i, bucketHint: UInt64(i)), orInsert: { made += 1; return "v\(i)" })
+        }
+        let again = map.value(forKey: CollidingKey(id: 5, bucketHint: 5), orInsert: { made += 1; return "new" })
+        #expect(again == "v5")
+        #expect(made == 1_000)
+        #expect(map.count == 1_000)
+        #expect(Set(map.values) == Set((0..<1_000).map { "v\($0)" }))
+        map.removeAll()
+        #expect(map.isEmpty && map[CollidingKey(id: 5, bucketHint: 5)] == nil)
+    }
+
+    @Test("values are released when removed, replaced and when the map goes away")
+    func releasesValues() {
+        final class Token {}
+        weak var removed: Token?
+        weak var replaced: Token?
+        weak var kept: Token?
+        do {
+            var map = FastMap<ObjectIdentifier, Token>()
+            let a = Token(), b = Token(), c = Token()
+            removed = a; replaced = b; kept = c
+            map[ObjectIdentifier(a)] = a
+            map[ObjectIdentifier(b)] = b
+            map[ObjectIdentifier(c)] = c
+            map[ObjectIdentifier(a)] = nil
+            map[ObjectIdentifier(b)] = Token()
+            // Growing moves the entries into new storage: c must survive it, once.
+            let keys = (0..<100).map { _ in Token() }
+            for k in keys { map[ObjectIdentifier(k)] = k }
+            #expect(map[ObjectIdentifier(c)] === c)
+            #expect(map.count == 102)
+        }
+        #expect(removed == nil && replaced == nil && kept == nil)
+    }
+
+    @Test("ObjectSet keeps insertion order through removals, re-insertions and compaction")
+    func objectSetOrder() throws {
+        let stack = try TestStack(.inMemory)
+        let context = stack.context
+        try context.performAndWait {
+            let objects = try (0..<200).map { _ in try context.insertObject(forEntityName: "Author") }
+            var set = ObjectSet()
+            var oracle: [ManagedObject] = []
+            var rng = SeededGenerator(seed: 9)
+            for _ in 0..<5_000 {
+                let o = objects[Int(rng.next() % 200)]
+                if rng.next() % 2 == 0 {
+                    let added = set.insert(o)
+                    #expect(added == !oracle.contains { $0 === o })
+                    if added { oracle.append(o) }
+                } else {
+                    let removed = set.remove(o)
+                    #expect(removed == oracle.contains { $0 === o })
+                    oracle.removeAll { $0 === o }
+                }
+            }
+            #expect(set.count == oracle.count)
+            #expect(set.values.map(ObjectIdentifier.init) == oracle.map(ObjectIdentifier.init))
+            for o in objects { #expect(set.contains(o) == oracle.contains { $0 === o }) }
+        }
+    }
+}
+
+/// SplitMix64, seeded.
+private struct SeededGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
