@@ -22,25 +22,41 @@ extension ManagedObjectContext {
         } else {
             ids = try resultIDs(request, entity: entity)
         }
-        let batch = FaultBatch(ids: ids, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(ids.count, 1))
+        // Objects left as faults share one batch, so firing one loads its neighbours.
+        var batch: FaultBatch?
+        func faultBatch() -> FaultBatch {
+            if let batch { return batch }
+            let made = FaultBatch(ids: ids, batchSize: request.fetchBatchSize > 0 ? request.fetchBatchSize : max(ids.count, 1))
+            batch = made
+            return made
+        }
         var out: [T] = []
         out.reserveCapacity(ids.count)
         registered.reserveCapacity(registered.count + ids.count)
+        var allMaterialized = true
         for (i, id) in ids.enumerated() {
-            // The IDs come from this context's own store or parent: no model check needed.
-            let o = registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id))
-            if o.isFault, let rows {
-                o.materialize(from: rows[i].snapshot)
-                o.awakeFromFetch()
+            // The IDs come from this context's own store or parent: no model check needed. A
+            // permanent ID is canonical, so one probe finds or registers its object.
+            let o =
+                id.isTemporaryID
+                ? registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id))
+                : registered.value(forKey: id) { makeObject(for: id) }
+            if o.isFault {
+                if let rows {
+                    o.materialize(from: rows[i].snapshot)
+                    o.awakeFromFetch()
+                } else {
+                    allMaterialized = false
+                    if o.faultBatch == nil { o.faultBatch = faultBatch() }
+                }
             }
-            if o.isFault && o.faultBatch == nil { o.faultBatch = batch }
             guard let typed = o as? T else {
                 throw CoreStackError.typeMismatch(
                     entity: o.entity.name, key: "(fetch)", expected: "\(T.self)", got: "an object of class \(type(of: o))")
             }
             out.append(typed)
         }
-        if !request.returnsObjectsAsFaults || !request.relationshipKeyPathsForPrefetching.isEmpty {
+        if (!request.returnsObjectsAsFaults && !allMaterialized) || !request.relationshipKeyPathsForPrefetching.isEmpty {
             try fireFaults(out)
         }
         for path in request.relationshipKeyPathsForPrefetching {

@@ -234,9 +234,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Registers a new fault for a canonical ID that is not registered yet.
     func makeFault(for id: ManagedObjectID) -> ManagedObject {
+        let o = makeObject(for: id)
+        registered[id] = o
+        return o
+    }
+
+    /// A new fault of this context for an ID (not registered: the caller does that).
+    func makeObject(for id: ManagedObjectID) -> ManagedObject {
         let o = id.entity.managedObjectClass.init(entity: id.entity, objectID: id)
         o.managedObjectContext = self
-        registered[id] = o
         return o
     }
 

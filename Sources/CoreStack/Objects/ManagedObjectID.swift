@@ -51,15 +51,19 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
     /// The primary key (`Z_PK`) of a permanent ID.
     public var primaryKey: Int64? { isTemporary ? nil : rawKey }
 
-    /// A well-mixed 64-bit hash of the ID (cheaper than `Hasher`; used by ``ObjectIDMap``).
+    /// A 64-bit hash of the ID for ``FastMap``, cheaper than `Hasher`. Its low 5 bits are the key's
+    /// own low bits and the rest is a mix of everything else, so runs of consecutive keys (what
+    /// fetches, inserts and saves produce) fill neighbouring buckets in blocks of 32, and a big
+    /// table is walked mostly in order rather than at random (a cache miss per object otherwise).
     @inline(__always)
     var fastHash: UInt64 {
-        var h = UInt64(bitPattern: rawKey) &* 0x9E37_79B9_7F4A_7C15
+        var h = UInt64(bitPattern: rawKey >> 5) &* 0x9E37_79B9_7F4A_7C15
         h ^= UInt64(UInt(bitPattern: ObjectIdentifier(entity))) &+ UInt64(storeToken) &<< 32
         h ^= isTemporary ? 0xD6E8_FEB8_6659_FD93 : 0
         h ^= h &>> 29
         h = h &* 0xBF58_476D_1CE4_E5B9
-        return h ^ (h &>> 32)
+        h ^= h &>> 32
+        return (h &<< 5) | UInt64(truncatingIfNeeded: rawKey & 31)
     }
 
     /// The ID as a URI, as Core Data writes it.
