@@ -23,13 +23,13 @@ public enum AttributeValue: Sendable, Hashable {
     case url(URL)
 
     /// True for `.null`.
-    public var isNull: Bool { if case .null = self { true } else { false } }
+    @inlinable public var isNull: Bool { if case .null = self { true } else { false } }
 
     /// The value as a string, when it is one.
-    public var stringValue: String? { if case let .string(s) = self { s } else { nil } }
+    @inlinable public var stringValue: String? { if case let .string(s) = self { s } else { nil } }
 
     /// The value as an integer: integers, booleans, and doubles or decimals with no fraction.
-    public var integerValue: Int64? {
+    @inlinable public var integerValue: Int64? {
         switch self {
         case let .integer(i): i
         case let .bool(b): b ? 1 : 0
@@ -40,7 +40,7 @@ public enum AttributeValue: Sendable, Hashable {
     }
 
     /// The value as a double, for every numeric case (and booleans as 0/1).
-    public var doubleValue: Double? {
+    @inlinable public var doubleValue: Double? {
         switch self {
         case let .integer(i): Double(i)
         case let .double(d): d
@@ -52,7 +52,7 @@ public enum AttributeValue: Sendable, Hashable {
     }
 
     /// The value as a boolean: booleans and integers (non-zero is true).
-    public var boolValue: Bool? {
+    @inlinable public var boolValue: Bool? {
         switch self {
         case let .bool(b): b
         case let .integer(i): i != 0
@@ -61,19 +61,19 @@ public enum AttributeValue: Sendable, Hashable {
     }
 
     /// The value as a date, when it is one.
-    public var dateValue: Date? { if case let .date(d) = self { d } else { nil } }
+    @inlinable public var dateValue: Date? { if case let .date(d) = self { d } else { nil } }
 
     /// The value as data, when it is one.
-    public var dataValue: Data? { if case let .data(d) = self { d } else { nil } }
+    @inlinable public var dataValue: Data? { if case let .data(d) = self { d } else { nil } }
 
     /// The value as a UUID, when it is one.
-    public var uuidValue: UUID? { if case let .uuid(u) = self { u } else { nil } }
+    @inlinable public var uuidValue: UUID? { if case let .uuid(u) = self { u } else { nil } }
 
     /// The value as a URL, when it is one.
-    public var urlValue: URL? { if case let .url(u) = self { u } else { nil } }
+    @inlinable public var urlValue: URL? { if case let .url(u) = self { u } else { nil } }
 
     /// The value as a decimal: decimals, integers and doubles.
-    public var decimalValue: Decimal? {
+    @inlinable public var decimalValue: Decimal? {
         switch self {
         case let .decimal(d): d
         case let .integer(i): Decimal(i)

@@ -16,112 +16,115 @@ public protocol AttributeValueConvertible {
     static var absentValue: Self { get }
 }
 
+// The members are inlinable so that a typed property's read is specialised in the client module
+// (for `Date?` especially: Optional's conformance is generic and otherwise looks up metadata).
+
 extension String: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .string(self) }
-    public init?(attributeValue v: AttributeValue) { guard let s = v.stringValue else { return nil }; self = s }
-    public static var absentValue: String { "" }
+    @inlinable public var attributeValue: AttributeValue { .string(self) }
+    @inlinable public init?(attributeValue v: AttributeValue) { guard let s = v.stringValue else { return nil }; self = s }
+    @inlinable public static var absentValue: String { "" }
 }
 
 extension Int: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .integer(Int64(self)) }
-    public init?(attributeValue v: AttributeValue) { guard let i = v.integerValue else { return nil }; self = Int(i) }
-    public static var absentValue: Int { 0 }
+    @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    @inlinable public init?(attributeValue v: AttributeValue) { guard let i = v.integerValue else { return nil }; self = Int(i) }
+    @inlinable public static var absentValue: Int { 0 }
 }
 
 extension Int16: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .integer(Int64(self)) }
-    public init?(attributeValue v: AttributeValue) {
+    @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    @inlinable public init?(attributeValue v: AttributeValue) {
         guard let i = v.integerValue, let x = Int16(exactly: i) else { return nil }
         self = x
     }
-    public static var absentValue: Int16 { 0 }
+    @inlinable public static var absentValue: Int16 { 0 }
 }
 
 extension Int32: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .integer(Int64(self)) }
-    public init?(attributeValue v: AttributeValue) {
+    @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    @inlinable public init?(attributeValue v: AttributeValue) {
         guard let i = v.integerValue, let x = Int32(exactly: i) else { return nil }
         self = x
     }
-    public static var absentValue: Int32 { 0 }
+    @inlinable public static var absentValue: Int32 { 0 }
 }
 
 extension Int64: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .integer(self) }
-    public init?(attributeValue v: AttributeValue) { guard let i = v.integerValue else { return nil }; self = i }
-    public static var absentValue: Int64 { 0 }
+    @inlinable public var attributeValue: AttributeValue { .integer(self) }
+    @inlinable public init?(attributeValue v: AttributeValue) { guard let i = v.integerValue else { return nil }; self = i }
+    @inlinable public static var absentValue: Int64 { 0 }
 }
 
 extension Double: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .double(self) }
-    public init?(attributeValue v: AttributeValue) {
+    @inlinable public var attributeValue: AttributeValue { .double(self) }
+    @inlinable public init?(attributeValue v: AttributeValue) {
         if case .date = v { return nil }
         guard let d = v.doubleValue else { return nil }
         self = d
     }
-    public static var absentValue: Double { 0 }
+    @inlinable public static var absentValue: Double { 0 }
 }
 
 extension Float: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .double(Double(self)) }
-    public init?(attributeValue v: AttributeValue) {
+    @inlinable public var attributeValue: AttributeValue { .double(Double(self)) }
+    @inlinable public init?(attributeValue v: AttributeValue) {
         if case .date = v { return nil }
         guard let d = v.doubleValue else { return nil }
         self = Float(d)
     }
-    public static var absentValue: Float { 0 }
+    @inlinable public static var absentValue: Float { 0 }
 }
 
 extension Bool: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .bool(self) }
-    public init?(attributeValue v: AttributeValue) { guard let b = v.boolValue else { return nil }; self = b }
-    public static var absentValue: Bool { false }
+    @inlinable public var attributeValue: AttributeValue { .bool(self) }
+    @inlinable public init?(attributeValue v: AttributeValue) { guard let b = v.boolValue else { return nil }; self = b }
+    @inlinable public static var absentValue: Bool { false }
 }
 
 extension Date: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .date(self) }
-    public init?(attributeValue v: AttributeValue) { guard let d = v.dateValue else { return nil }; self = d }
-    public static var absentValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
+    @inlinable public var attributeValue: AttributeValue { .date(self) }
+    @inlinable public init?(attributeValue v: AttributeValue) { guard let d = v.dateValue else { return nil }; self = d }
+    @inlinable public static var absentValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
 }
 
 extension Data: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .data(self) }
-    public init?(attributeValue v: AttributeValue) { guard let d = v.dataValue else { return nil }; self = d }
-    public static var absentValue: Data { Data() }
+    @inlinable public var attributeValue: AttributeValue { .data(self) }
+    @inlinable public init?(attributeValue v: AttributeValue) { guard let d = v.dataValue else { return nil }; self = d }
+    @inlinable public static var absentValue: Data { Data() }
 }
 
 extension UUID: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .uuid(self) }
-    public init?(attributeValue v: AttributeValue) { guard let u = v.uuidValue else { return nil }; self = u }
-    public static var absentValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    @inlinable public var attributeValue: AttributeValue { .uuid(self) }
+    @inlinable public init?(attributeValue v: AttributeValue) { guard let u = v.uuidValue else { return nil }; self = u }
+    @inlinable public static var absentValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
 }
 
 extension URL: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .url(self) }
-    public init?(attributeValue v: AttributeValue) { guard let u = v.urlValue else { return nil }; self = u }
-    public static var absentValue: URL { URL(fileURLWithPath: "/") }
+    @inlinable public var attributeValue: AttributeValue { .url(self) }
+    @inlinable public init?(attributeValue v: AttributeValue) { guard let u = v.urlValue else { return nil }; self = u }
+    @inlinable public static var absentValue: URL { URL(fileURLWithPath: "/") }
 }
 
 extension Decimal: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { .decimal(self) }
-    public init?(attributeValue v: AttributeValue) { guard let d = v.decimalValue else { return nil }; self = d }
-    public static var absentValue: Decimal { 0 }
+    @inlinable public var attributeValue: AttributeValue { .decimal(self) }
+    @inlinable public init?(attributeValue v: AttributeValue) { guard let d = v.decimalValue else { return nil }; self = d }
+    @inlinable public static var absentValue: Decimal { 0 }
 }
 
 extension AttributeValue: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { self }
-    public init?(attributeValue v: AttributeValue) { self = v }
-    public static var absentValue: AttributeValue { .null }
+    @inlinable public var attributeValue: AttributeValue { self }
+    @inlinable public init?(attributeValue v: AttributeValue) { self = v }
+    @inlinable public static var absentValue: AttributeValue { .null }
 }
 
 extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConvertible {
-    public var attributeValue: AttributeValue { self?.attributeValue ?? .null }
-    public init?(attributeValue v: AttributeValue) {
+    @inlinable public var attributeValue: AttributeValue { self?.attributeValue ?? .null }
+    @inlinable public init?(attributeValue v: AttributeValue) {
         if v.isNull { self = .none; return }
         guard let w = Wrapped(attributeValue: v) else { return nil }
         self = .some(w)
     }
-    public static var absentValue: Wrapped? { nil }
+    @inlinable public static var absentValue: Wrapped? { nil }
 }
 
 extension AttributeValue {

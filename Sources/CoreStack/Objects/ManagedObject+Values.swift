@@ -26,6 +26,13 @@ extension ManagedObject {
         try setAttribute(slot: slot, value)
     }
 
+    /// The value in an attribute slot, firing the fault first (the typed wrappers' read).
+    @usableFromInline
+    final func attributeValue(atSlot slot: Int) throws -> AttributeValue {
+        if faultState == .fault { try fireFault() }
+        return values[slot]
+    }
+
     @usableFromInline
     func setAttribute(slot: Int, _ value: AttributeValue) throws {
         let type = entity.attributeTypes[slot]

@@ -35,8 +35,7 @@ public struct Attribute<Value: AttributeValueConvertible> {
         get {
             do {
                 let slot = try slot(of: object, storageKeyPath)
-                try object.fireFault()
-                return Value(attributeValue: object.values[slot]) ?? Value.absentValue
+                return Value(attributeValue: try object.attributeValue(atSlot: slot)) ?? Value.absentValue
             } catch {
                 object.lastAccessorError = error
                 return Value.absentValue
