@@ -33,6 +33,15 @@ extension ManagedObject {
         return values[slot]
     }
 
+    /// The value of the attribute a typed wrapper reads, when the entity already knows the
+    /// wrapper's slot (nil otherwise): the wrappers' fast path, one call with nothing retained.
+    @usableFromInline
+    final func attributeValue(cachedFor wrapperKeyPath: AnyKeyPath) throws -> AttributeValue? {
+        guard let slot = entity.wrapperSlots.slot(for: wrapperKeyPath) else { return nil }
+        if faultState == .fault { try fireFault() }
+        return values[slot]
+    }
+
     @usableFromInline
     func setAttribute(slot: Int, _ value: AttributeValue) throws {
         let type = entity.attributeTypes[slot]

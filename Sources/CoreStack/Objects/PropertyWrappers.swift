@@ -34,8 +34,8 @@ public struct Attribute<Value: AttributeValueConvertible> {
     ) -> Value {
         get {
             do {
-                let slot = try slot(of: object, storageKeyPath)
-                return Value(attributeValue: try object.attributeValue(atSlot: slot)) ?? Value.absentValue
+                let value = try object.attributeValue(cachedFor: storageKeyPath) ?? object.attributeValue(atSlot: slot(of: object, storageKeyPath))
+                return Value(attributeValue: value) ?? Value.absentValue
             } catch {
                 object.lastAccessorError = error
                 return Value.absentValue

@@ -115,13 +115,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.unlock()
         // Entities in number order, so keys shared by an inheritance tree come out the same every run.
         var assigned: [Int] = []
+        let token = StoreIdentifiers.token(for: store.identifier)
         for (entity, indexes) in todo.values.sorted(by: { $0.0.entityNumber < $1.0.entityNumber }) {
             let keys = try store.newPrimaryKeys(for: entity, count: indexes.count)
             guard keys.count == indexes.count else {
                 throw CoreStackError.noStore("the store returned \(keys.count) keys for \(indexes.count) objects")
             }
             for (i, k) in zip(indexes, keys) {
-                out[i] = ManagedObjectID(entity: entity, storeIdentifier: store.identifier, primaryKey: k)
+                out[i] = ManagedObjectID(entity: entity, storeToken: token, primaryKey: k)
             }
             assigned.append(contentsOf: indexes)
         }

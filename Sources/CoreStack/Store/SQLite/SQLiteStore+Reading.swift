@@ -11,8 +11,9 @@ extension SQLiteStore {
             let (sql, arguments) = try selectSQL(request, countOnly: false)
             let statement = try db.cachedStatement(sql: sql)
             var rows: [StoreRow] = []
+            var decoder = RowDecoder(store: self)
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                if let r = decode(h) { rows.append(r) }
+                if let r = decoder.decode(h) { rows.append(r) }
             }
             return rows
         }
@@ -67,40 +68,62 @@ extension SQLiteStore {
         return (sql, arguments)
     }
 
-    /// A store row from the current row of `SELECT <selectList>`; nil for a row of an entity the
-    /// model lacks.
-    func decode(_ h: SQLiteStatement) -> StoreRow? {
-        guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1),
-            let plan = entityPlans[Int(ent)]
-        else { return nil }
-        let version = SQLiteRawBinding.int64(h, 2) ?? 0
-        let entity = plan.entity
-        var values: [AttributeValue] = []
-        values.reserveCapacity(entity.allAttributes.count)
-        let types = entity.attributeTypes
-        for (slot, index) in plan.attributeIndex.enumerated() {
-            if let index {
-                values.append(SQLiteRawBinding.column(h, Int32(index), type: types[slot]))
-            } else {
-                values.append(entity.allAttributes[slot].defaultValue)
-            }
+    /// Decodes rows of `SELECT <selectList>`, keeping the plan of the last entity seen (rows come
+    /// in runs of one entity), so a row costs no plan look-up or copy.
+    struct RowDecoder {
+        let store: SQLiteStore
+        /// The store's interned identifier (looked up once per query, not per row).
+        let storeToken: UInt32
+        private var number = -1
+        private var entity: EntityDescription?
+        private var attributeIndex: [Int?] = []
+        private var toOneIndex: [(key: Int, entity: Int?)?] = []
+
+        init(store: SQLiteStore) {
+            self.store = store
+            storeToken = StoreIdentifiers.token(for: store.identifier)
         }
-        var toOne: [ManagedObjectID?] = []
-        toOne.reserveCapacity(plan.toOneIndex.count)
-        for (slot, index) in plan.toOneIndex.enumerated() {
-            guard let index, let key = SQLiteRawBinding.int64(h, Int32(index.key)) else {
-                toOne.append(nil)
-                continue
+
+        /// A store row from the statement's current row; nil for a row of an entity the model lacks.
+        mutating func decode(_ h: SQLiteStatement) -> StoreRow? {
+            guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else { return nil }
+            if Int(ent) != number {
+                guard let plan = store.entityPlans[Int(ent)] else { return nil }
+                number = Int(ent)
+                entity = plan.entity
+                attributeIndex = plan.attributeIndex
+                toOneIndex = plan.toOneIndex
             }
-            var dest = entity.destinations[slot]
-            if let ei = index.entity, let n = SQLiteRawBinding.int64(h, Int32(ei)), let e = schema.entity(number: Int(n)) {
-                dest = e
+            guard let entity else { return nil }
+            let version = SQLiteRawBinding.int64(h, 2) ?? 0
+            let types = entity.attributeTypes
+            let values = [AttributeValue](unsafeUninitializedCapacity: attributeIndex.count) { buffer, count in
+                for (slot, index) in attributeIndex.enumerated() {
+                    let v =
+                        if let index { SQLiteRawBinding.column(h, Int32(index), type: types[slot]) } else { entity.defaultValues[slot] }
+                    buffer.initializeElement(at: slot, to: v)
+                    count = slot + 1
+                }
             }
-            toOne.append(ManagedObjectID(entity: dest, storeIdentifier: identifier, primaryKey: key))
+            var toOne: [ManagedObjectID?] = []
+            if !toOneIndex.isEmpty {
+                toOne.reserveCapacity(toOneIndex.count)
+                for (slot, index) in toOneIndex.enumerated() {
+                    guard let index, let key = SQLiteRawBinding.int64(h, Int32(index.key)) else {
+                        toOne.append(nil)
+                        continue
+                    }
+                    var dest = entity.destinations[slot]
+                    if let ei = index.entity, let n = SQLiteRawBinding.int64(h, Int32(ei)), let e = store.schema.entity(number: Int(n)) {
+                        dest = e
+                    }
+                    toOne.append(ManagedObjectID(entity: dest, storeToken: storeToken, primaryKey: key))
+                }
+            }
+            return StoreRow(
+                objectID: ManagedObjectID(entity: entity, storeToken: storeToken, primaryKey: pk),
+                snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
         }
-        return StoreRow(
-            objectID: ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: pk),
-            snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
     }
 
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
@@ -116,6 +139,7 @@ extension SQLiteStore {
         let single = tables.count == 1 && (byTable[tables[0]]?.count ?? 0) <= Self.batchSize
         func run<T>(_ body: (Database) throws -> T) throws -> T { try single ? readStatement(body) : read(body) }
         return try run { db in
+            var decoder = RowDecoder(store: self)
             var result: [StoreRow] = []
             for table in tables {
                 guard let plan = tablePlans[table], let keys = byTable[table] else { continue }
@@ -127,7 +151,7 @@ extension SQLiteStore {
                         + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
                     let statement = try db.cachedStatement(sql: sql)
                     try SQLiteRawBinding.forEachRow(statement, arguments: chunk.map(\.databaseValue), in: db) { h in
-                        if let r = decode(h) { result.append(r) }
+                        if let r = decoder.decode(h) { result.append(r) }
                     }
                 }
             }
@@ -166,6 +190,7 @@ extension SQLiteStore {
             base = "SELECT j.\(src), d.Z_PK, d.Z_ENT FROM \(jt) j JOIN \(destMapping.table) d ON d.Z_PK = j.\(dst) "
                 + "WHERE j.\(src) IN (%@)\(restriction) ORDER BY " + order.joined(separator: ", ")
         }
+        let token = StoreIdentifiers.token(for: identifier)
         try read { db in
             var start = 0
             while start < keys.count {
@@ -178,7 +203,7 @@ extension SQLiteStore {
                 while let row = try cursor.next() {
                     guard let owner = row[0] as Int64?, let pk = row[1] as Int64?, let source = byKey[owner] else { continue }
                     let entity = (row[2] as Int64?).flatMap { schema.entity(number: Int($0)) } ?? dest
-                    result[source, default: []].append(ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: pk))
+                    result[source, default: []].append(ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk))
                 }
             }
         }
