@@ -17,8 +17,8 @@ extension ManagedObjectContext {
         processPendingChanges()
         if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: request.storeRequest(entity: entity)) {
             let fetched = try persistentStoreCoordinator.fetch(request.storeRequest(entity: entity))
-            ids = fetched.map { $0.objectID }
-            if !request.returnsObjectsAsFaults { rows = fetched }
+            // Objects filled from the rows take their IDs from them: no separate ID array.
+            if request.returnsObjectsAsFaults { ids = fetched.map { $0.objectID } } else { rows = fetched; ids = [] }
         } else {
             ids = try resultIDs(request, entity: entity)
         }
@@ -30,11 +30,15 @@ extension ManagedObjectContext {
             batch = made
             return made
         }
+        let hasRows = rows != nil
+        let rowList = rows ?? []
+        let count = hasRows ? rowList.count : ids.count
         var out: [T] = []
-        out.reserveCapacity(ids.count)
-        registered.reserveCapacity(registered.count + ids.count)
+        out.reserveCapacity(count)
+        registered.reserveCapacity(registered.count + count)
         var allMaterialized = true
-        for (i, id) in ids.enumerated() {
+        for i in 0..<count {
+            let id = hasRows ? rowList[i].objectID : ids[i]
             // The IDs come from this context's own store or parent: no model check needed. A
             // permanent ID is canonical, so one probe finds or registers its object.
             let o =
@@ -42,13 +46,18 @@ extension ManagedObjectContext {
                 ? registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id))
                 : registered.value(forKey: id) { makeObject(for: id) }
             if o.isFault {
-                if let rows {
-                    o.materialize(from: rows[i].snapshot)
+                if hasRows {
+                    o.materialize(from: rowList[i].snapshot)
                     o.awakeFromFetch()
                 } else {
                     allMaterialized = false
                     if o.faultBatch == nil { o.faultBatch = faultBatch() }
                 }
+            }
+            // The exact class needs no dynamic cast (the common case: the entity's own class).
+            if type(of: o) == T.self {
+                out.append(unsafeDowncast(o, to: T.self))
+                continue
             }
             guard let typed = o as? T else {
                 throw CoreStackError.typeMismatch(

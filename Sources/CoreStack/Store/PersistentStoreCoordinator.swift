@@ -139,7 +139,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let rows = try requireStore().fetch(request)
         lock.lock()
         rowCache.reserveCapacity(rowCache.count + rows.count)
-        for r in rows { rowCache.updateValue(r.snapshot, forKey: r.objectID) }
+        // By index: a `for r in rows` copy would retain and release each row's parts once more.
+        for i in rows.indices { rowCache.updateValue(rows[i].snapshot, forKey: rows[i].objectID) }
         lock.unlock()
         return rows
     }
