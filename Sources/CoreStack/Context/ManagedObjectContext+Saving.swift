@@ -90,7 +90,6 @@ extension ManagedObjectContext {
     /// Moves objects to their new IDs (`permanent` is parallel to `objects`) in the registry. (The
     /// change sets hold objects by identity and need nothing.)
     func rekey(_ objects: [ManagedObject], to permanent: [ManagedObjectID]) {
-        registered.reserveCapacity(registered.count + objects.count)
         for (o, p) in zip(objects, permanent) where o.objectID != p {
             registered.removeValue(forKey: o.objectID)
             registered.updateValue(o, forKey: p)

@@ -27,9 +27,7 @@ struct ObjectSet: Sequence {
     /// Adds `object` at the end unless it is a member; returns whether it was added.
     @discardableResult
     mutating func insert(_ object: ManagedObject) -> Bool {
-        let key = ObjectIdentifier(object)
-        if positions.contains(key) { return false }
-        positions.updateValue(objects.count, forKey: key)
+        guard positions.insertIfAbsent(objects.count, forKey: ObjectIdentifier(object)) else { return false }
         objects.append(object)
         return true
     }
