@@ -13,7 +13,7 @@ private struct CollidingKey: FastHashKey, Hashable {
 struct FastMapTests {
     @Test("random inserts, updates and removals agree with a Dictionary, with heavy collisions", arguments: [1, 2, 3])
     func agreesWithDictionary(seed: Int) {
-        var rng = SeededGenerator(seed: UInt64(seed))
+        var rng = SplitMix64(seed: UInt64(seed))
         var map = FastMap<CollidingKey, Int>()
         var oracle: [CollidingKey: Int] = [:]
         var snapshots: [(FastMap<CollidingKey, Int>, [CollidingKey: Int])] = []
@@ -90,7 +90,7 @@ struct FastMapTests {
             let objects = try (0..<200).map { _ in try context.insertObject(forEntityName: "Author") }
             var set = ObjectSet()
             var oracle: [ManagedObject] = []
-            var rng = SeededGenerator(seed: 9)
+            var rng = SplitMix64(seed: 9)
             for _ in 0..<5_000 {
                 let o = objects[Int(rng.next() % 200)]
                 if rng.next() % 2 == 0 {
@@ -107,18 +107,5 @@ struct FastMapTests {
             #expect(set.values.map(ObjectIdentifier.init) == oracle.map(ObjectIdentifier.init))
             for o in objects { #expect(set.contains(o) == oracle.contains { $0 === o }) }
         }
-    }
-}
-
-/// SplitMix64, seeded.
-private struct SeededGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
