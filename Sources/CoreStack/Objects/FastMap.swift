@@ -138,14 +138,6 @@ struct FastMap<Key: FastHashKey, Value>: Sequence {
         return out
     }
 
-    /// The keys, in bucket order.
-    var keysArray: [Key] {
-        var out: [Key] = []
-        out.reserveCapacity(count)
-        storage?.forEach { k, _ in out.append(k) }
-        return out
-    }
-
     struct Iterator: IteratorProtocol {
         let storage: FastMapStorage<Key, Value>?
         var i = 0

@@ -38,8 +38,7 @@ extension ManagedObject {
     @usableFromInline
     final func attributeValue(cachedFor wrapperKeyPath: AnyKeyPath) throws -> AttributeValue? {
         guard let slot = entity.wrapperSlots.slot(for: wrapperKeyPath) else { return nil }
-        if faultState == .fault { try fireFault() }
-        return values[slot]
+        return try attributeValue(atSlot: slot)
     }
 
     @usableFromInline

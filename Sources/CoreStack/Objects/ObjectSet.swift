@@ -41,12 +41,6 @@ struct ObjectSet: Sequence {
         return true
     }
 
-    /// Reserves room for `n` members.
-    mutating func reserveCapacity(_ n: Int) {
-        objects.reserveCapacity(n)
-        positions.reserveCapacity(n)
-    }
-
     mutating func removeAll() {
         objects = []
         positions.removeAll()

@@ -68,8 +68,6 @@ extension SQLiteStore {
     public func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         if request.isEmpty { return [:] }
         return try write { db in
-            // Every written row gets expectedVersion + 1, which callers assume: no map to fill.
-            let versions: [ManagedObjectID: Int64] = [:]
             var conflicts: [MergeConflict] = []
             var maxKeys: [Int: Int64] = [:]
 
@@ -159,7 +157,8 @@ extension SQLiteStore {
                 try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND IFNULL(Z_MAX, 0) < ?")
                     .execute(arguments: [maxKey, root, maxKey])
             }
-            return versions
+            // Every written row got expectedVersion + 1, which callers assume: nothing to list.
+            return [:]
         }
     }
 
