@@ -100,6 +100,14 @@ struct Bench: ParsableCommand {
     }
 
     func runChild(_ mode: String) throws {
+        if mode == "phases" {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let p = try FetchPhases.measure(count: n, runs: runs, directory: dir)
+            print(String(format: "workload 2 phases, N = %d, median of %d: store fetch %.1f ms, context fetch %.1f ms (store read included), property reads %.1f ms",
+                         n, runs, p.storeFetch, p.contextFetch, p.propertyReads))
+            return
+        }
         guard mode == "w3", let contender, let db else {
             throw ValidationError("--only w3 needs --contender and --db")
         }

@@ -12,13 +12,22 @@ extension ManagedObjectContext {
         let entity = try entity(of: request)
         // A root context with no changes that matter reads rows straight from the store, and
         // fills objects that must not stay faults from those rows without a second lookup.
-        var rows: [StoreRow]?
         let ids: [ManagedObjectID]
         processPendingChanges()
         if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: request.storeRequest(entity: entity)) {
-            let fetched = try persistentStoreCoordinator.fetch(request.storeRequest(entity: entity))
-            // Objects filled from the rows take their IDs from them: no separate ID array.
-            if request.returnsObjectsAsFaults { ids = fetched.map { $0.objectID } } else { rows = fetched; ids = [] }
+            let fetched = try persistentStoreCoordinator.fetchRows(request.storeRequest(entity: entity))
+            if request.returnsObjectsAsFaults {
+                ids = fetched.map { $0.objectID }
+                persistentStoreCoordinator.cache(fetched)
+            } else {
+                // Objects filled from the rows take their IDs from them: no separate ID array.
+                let out: [T] = try objects(consuming: consume fetched)
+                if !request.relationshipKeyPathsForPrefetching.isEmpty { try fireFaults(out) }
+                for path in request.relationshipKeyPathsForPrefetching {
+                    try prefetch(path.split(separator: ".").map(String.init)[...], for: out)
+                }
+                return out
+            }
         } else {
             ids = try resultIDs(request, entity: entity)
         }
@@ -30,40 +39,17 @@ extension ManagedObjectContext {
             batch = made
             return made
         }
-        let hasRows = rows != nil
-        let rowList = rows ?? []
-        let count = hasRows ? rowList.count : ids.count
         var out: [T] = []
-        out.reserveCapacity(count)
-        registered.reserveCapacity(registered.count + count)
+        out.reserveCapacity(ids.count)
+        registered.reserveCapacity(registered.count + ids.count)
         var allMaterialized = true
-        for i in 0..<count {
-            let id = hasRows ? rowList[i].objectID : ids[i]
-            // The IDs come from this context's own store or parent: no model check needed. A
-            // permanent ID is canonical, so one probe finds or registers its object.
-            let o =
-                id.isTemporaryID
-                ? registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id))
-                : registered.value(forKey: id) { makeObject(for: id) }
+        for id in ids {
+            let o = try registeredObject(canonicalOrTemporary: id, as: T.self)
             if o.isFault {
-                if hasRows {
-                    o.materialize(from: rowList[i].snapshot)
-                    o.awakeFromFetch()
-                } else {
-                    allMaterialized = false
-                    if o.faultBatch == nil { o.faultBatch = faultBatch() }
-                }
+                allMaterialized = false
+                if o.faultBatch == nil { o.faultBatch = faultBatch() }
             }
-            // The exact class needs no dynamic cast (the common case: the entity's own class).
-            if type(of: o) == T.self {
-                out.append(unsafeDowncast(o, to: T.self))
-                continue
-            }
-            guard let typed = o as? T else {
-                throw CoreStackError.typeMismatch(
-                    entity: o.entity.name, key: "(fetch)", expected: "\(T.self)", got: "an object of class \(type(of: o))")
-            }
-            out.append(typed)
+            out.append(o)
         }
         if (!request.returnsObjectsAsFaults && !allMaterialized) || !request.relationshipKeyPathsForPrefetching.isEmpty {
             try fireFaults(out)
@@ -72,6 +58,67 @@ extension ManagedObjectContext {
             try prefetch(path.split(separator: ".").map(String.init)[...], for: out)
         }
         return out
+    }
+
+    /// The registered object for an ID the store or parent returned, registering a fault when
+    /// there is none; throws when the object is not of class `T`.
+    private func registeredObject<T: ManagedObject>(canonicalOrTemporary id: ManagedObjectID, as _: T.Type) throws -> T {
+        // The IDs come from this context's own store or parent: no model check needed. A
+        // permanent ID is canonical, so one probe finds or registers its object.
+        let o: ManagedObject
+        if id.isTemporaryID {
+            o = registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id))
+        } else if let found = registered[id] {
+            o = found
+        } else {
+            // No closure capturing the context here: retaining a context (which objects reference
+            // weakly) takes the runtime's slow path.
+            o = makeObject(for: id)
+            registered.insertNew(o, forAbsentKey: id)
+        }
+        // The exact class needs no dynamic cast (the common case: the entity's own class).
+        if type(of: o) == T.self { return unsafeDowncast(o, to: T.self) }
+        guard let typed = o as? T else {
+            throw CoreStackError.typeMismatch(
+                entity: o.entity.name, key: "(fetch)", expected: "\(T.self)", got: "an object of class \(type(of: o))")
+        }
+        return typed
+    }
+
+    /// Objects for rows read from the store, in the rows' order: faults among them are filled
+    /// from their rows, which also go into the coordinator's row cache.
+    ///
+    /// The rows are consumed from the end, a chunk at a time: each row is cached and used while
+    /// its values are still in the processor's cache, and taking it off the array moves it, so
+    /// the array is never walked again to release it.
+    private func objects<T: ManagedObject>(consuming rows: consuming [StoreRow]) throws -> [T] {
+        let count = rows.count
+        registered.reserveCapacity(registered.count + count)
+        persistentStoreCoordinator.reserveRowCache(count)
+        return try [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // Filled from the end: on an error, the filled suffix is released here.
+            var end = count
+            do {
+                while end > 0 {
+                    let start = max(0, end - 256)
+                    rows.withUnsafeBufferPointer { persistentStoreCoordinator.cache(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+                    while end > start, let row = rows.popLast() {
+                        let o = try registeredObject(canonicalOrTemporary: row.objectID, as: T.self)
+                        if o.isFault {
+                            o.materialize(consuming: row)
+                            o.awakeFromFetch()
+                        }
+                        end -= 1
+                        buffer.initializeElement(at: end, to: o)
+                    }
+                }
+                initialized = count
+            } catch {
+                if end < count, let base = buffer.baseAddress { (base + end).deinitialize(count: count - end) }
+                initialized = 0
+                throw error
+            }
+        }
     }
 
     /// Fetches object IDs only.

@@ -103,6 +103,13 @@ struct FastMap<Key: FastHashKey, Value>: Sequence {
         return true
     }
 
+    /// Inserts `value` for a `key` the caller knows is absent (one probe fewer than
+    /// ``updateValue(_:forKey:)``).
+    mutating func insertNew(_ value: Value, forAbsentKey key: Key) {
+        let h = Self.hash(key)
+        uniqueStorage(forAdding: 1).insertNew(key, value, hash: h)
+    }
+
     /// The value of `key`, inserting `make()` first when there is none.
     mutating func value(forKey key: Key, orInsert make: () -> Value) -> Value {
         let h = Self.hash(key)

@@ -126,6 +126,26 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         faultBatch = nil
     }
 
+    /// Fills the slots from a row read from the store (values and to-one destinations), leaving
+    /// to-many as faults; takes the row's parts over without copying them.
+    func materialize(consuming row: consuming StoreRow) {
+        let snapshot = row.snapshot
+        values = snapshot.values
+        if entity.allRelationships.isEmpty {
+            relations = []
+        } else {
+            var rel = [RelationSlot](repeating: .fault, count: entity.allRelationships.count)
+            for (slot, r) in entity.allRelationships.enumerated() where !r.isToMany {
+                rel[slot] = .toOne(slot < snapshot.toOne.count ? snapshot.toOne[slot] : nil)
+            }
+            relations = rel
+        }
+        committed = snapshot
+        if !committedToMany.isEmpty { committedToMany = [:] }
+        faultState = .materialized
+        faultBatch = nil
+    }
+
     /// The object's state as a snapshot of its current values (for pushing to a parent or saving).
     func currentSnapshot() -> RowSnapshot {
         RowSnapshot(

@@ -136,13 +136,35 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     // MARK: Reading
 
     func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
-        let rows = try requireStore().fetch(request)
+        let rows = try fetchRows(request)
+        cache(rows)
+        return rows
+    }
+
+    /// Rows from the store, not put in the row cache: the caller caches them with ``cache(_:)``.
+    func fetchRows(_ request: StoreFetchRequest) throws -> [StoreRow] {
+        try requireStore().fetch(request)
+    }
+
+    /// Puts rows read from the store into the row cache.
+    func cache(_ rows: [StoreRow]) {
+        rows.withUnsafeBufferPointer { cache($0) }
+    }
+
+    /// Puts rows read from the store into the row cache.
+    func cache(_ rows: UnsafeBufferPointer<StoreRow>) {
         lock.lock()
         rowCache.reserveCapacity(rowCache.count + rows.count)
         // By index: a `for r in rows` copy would retain and release each row's parts once more.
         for i in rows.indices { rowCache.updateValue(rows[i].snapshot, forKey: rows[i].objectID) }
         lock.unlock()
-        return rows
+    }
+
+    /// Makes room in the row cache for `count` more rows.
+    func reserveRowCache(_ count: Int) {
+        lock.lock()
+        rowCache.reserveCapacity(rowCache.count + count)
+        lock.unlock()
     }
 
     func count(_ request: StoreFetchRequest) throws -> Int {

@@ -70,59 +70,86 @@ extension SQLiteStore {
 
     /// Decodes rows of `SELECT <selectList>`, keeping the plan of the last entity seen (rows come
     /// in runs of one entity), so a row costs no plan look-up or copy.
+    ///
+    /// The per-row loop reads only this struct's own arrays: the entity is held once here and
+    /// reached unretained, so a row costs one retain of it (the object ID's) and no others.
     struct RowDecoder {
         let store: SQLiteStore
         /// The store's interned identifier (looked up once per query, not per row).
         let storeToken: UInt32
         private var number = -1
-        private var entity: EntityDescription?
-        private var attributeIndex: [Int?] = []
+        /// Keeps the current entity alive while `current` refers to it unretained.
+        private var entityOwner: EntityDescription?
+        private var current: Unmanaged<EntityDescription>?
+        /// Per attribute slot: the row column holding it, or -1 for a transient slot.
+        private var columnIndex: [Int32] = []
+        private var types: [AttributeType] = []
+        private var defaults: [AttributeValue] = []
         private var toOneIndex: [(key: Int, entity: Int?)?] = []
+        private var destinations: [EntityDescription] = []
 
         init(store: SQLiteStore) {
             self.store = store
             storeToken = StoreIdentifiers.token(for: store.identifier)
         }
 
+        /// Switches to the plan of entity number `ent`; false when the model has no such entity.
+        private mutating func use(entityNumber ent: Int) -> Bool {
+            guard let plan = store.entityPlans[ent] else { return false }
+            number = ent
+            entityOwner = plan.entity
+            current = Unmanaged.passUnretained(plan.entity)
+            columnIndex = plan.attributeIndex.map { $0.map(Int32.init) ?? -1 }
+            types = plan.entity.attributeTypes
+            defaults = plan.entity.defaultValues
+            toOneIndex = plan.toOneIndex
+            destinations = plan.entity.destinations
+            return true
+        }
+
         /// A store row from the statement's current row; nil for a row of an entity the model lacks.
         mutating func decode(_ h: SQLiteStatement) -> StoreRow? {
             guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else { return nil }
-            if Int(ent) != number {
-                guard let plan = store.entityPlans[Int(ent)] else { return nil }
-                number = Int(ent)
-                entity = plan.entity
-                attributeIndex = plan.attributeIndex
-                toOneIndex = plan.toOneIndex
-            }
-            guard let entity else { return nil }
+            if Int(ent) != number, !use(entityNumber: Int(ent)) { return nil }
+            guard let current else { return nil }
             let version = SQLiteRawBinding.int64(h, 2) ?? 0
-            let types = entity.attributeTypes
-            let values = [AttributeValue](unsafeUninitializedCapacity: attributeIndex.count) { buffer, count in
-                for (slot, index) in attributeIndex.enumerated() {
-                    let v =
-                        if let index { SQLiteRawBinding.column(h, Int32(index), type: types[slot]) } else { entity.defaultValues[slot] }
-                    buffer.initializeElement(at: slot, to: v)
-                    count = slot + 1
+            let n = columnIndex.count
+            let values = columnIndex.withUnsafeBufferPointer { columns in
+                types.withUnsafeBufferPointer { types in
+                    [AttributeValue](unsafeUninitializedCapacity: n) { buffer, count in
+                        for slot in 0..<n {
+                            let index = columns[slot]
+                            buffer.initializeElement(
+                                at: slot, to: index >= 0 ? SQLiteRawBinding.column(h, index, type: types[slot]) : defaults[slot])
+                        }
+                        count = n
+                    }
                 }
             }
             var toOne: [ManagedObjectID?] = []
-            if !toOneIndex.isEmpty {
-                toOne.reserveCapacity(toOneIndex.count)
-                for (slot, index) in toOneIndex.enumerated() {
-                    guard let index, let key = SQLiteRawBinding.int64(h, Int32(index.key)) else {
-                        toOne.append(nil)
-                        continue
-                    }
-                    var dest = entity.destinations[slot]
-                    if let ei = index.entity, let n = SQLiteRawBinding.int64(h, Int32(ei)), let e = store.schema.entity(number: Int(n)) {
-                        dest = e
-                    }
-                    toOne.append(ManagedObjectID(entity: dest, storeToken: storeToken, primaryKey: key))
-                }
+            if !toOneIndex.isEmpty { toOne = decodeToOne(h) }
+            return current._withUnsafeGuaranteedRef { entity in
+                StoreRow(
+                    objectID: ManagedObjectID(entity: entity, storeToken: storeToken, primaryKey: pk),
+                    snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
             }
-            return StoreRow(
-                objectID: ManagedObjectID(entity: entity, storeToken: storeToken, primaryKey: pk),
-                snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
+        }
+
+        private func decodeToOne(_ h: SQLiteStatement) -> [ManagedObjectID?] {
+            var toOne: [ManagedObjectID?] = []
+            toOne.reserveCapacity(toOneIndex.count)
+            for (slot, index) in toOneIndex.enumerated() {
+                guard let index, let key = SQLiteRawBinding.int64(h, Int32(index.key)) else {
+                    toOne.append(nil)
+                    continue
+                }
+                var dest = destinations[slot]
+                if let ei = index.entity, let n = SQLiteRawBinding.int64(h, Int32(ei)), let e = store.schema.entity(number: Int(n)) {
+                    dest = e
+                }
+                toOne.append(ManagedObjectID(entity: dest, storeToken: storeToken, primaryKey: key))
+            }
+            return toOne
         }
     }
 
