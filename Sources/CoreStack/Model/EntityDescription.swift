@@ -74,7 +74,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var attributeSlots: [String: Int] = [:]
     var relationshipSlots: [String: Int] = [:]
     /// Attribute slots of typed properties, by their wrapper's storage key path (see ``Attribute``).
-    @usableFromInline let wrapperSlots = WrapperSlotCache()
+    @usableFromInline let wrapperSlots: WrapperSlotCache
+    /// ``wrapperSlots`` again, reached without a retain on the wrappers' read path (the strong
+    /// reference above keeps it alive as long as the entity).
+    @usableFromInline unowned(unsafe) let unretainedWrapperSlots: WrapperSlotCache
 
     /// Declares an entity.
     ///
@@ -128,6 +131,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.userInfo = userInfo
+        let slots = WrapperSlotCache()
+        wrapperSlots = slots
+        unretainedWrapperSlots = slots
     }
 
     /// A fresh, unresolved copy (models never share entity instances).
@@ -280,8 +286,8 @@ public enum EntityBuilder {
 final class WrapperSlotCache: @unchecked Sendable {
     private static let capacity = 256
     private let lock = NSLock()
-    private let published = Atomic<Int>(0)
-    private let entries: UnsafeMutablePointer<(key: UInt, slot: Int)>
+    @usableFromInline let published = Atomic<Int>(0)
+    @usableFromInline let entries: UnsafeMutablePointer<(key: UInt, slot: Int)>
     private var keyPaths: [AnyKeyPath] = []
 
     init() {
@@ -293,7 +299,9 @@ final class WrapperSlotCache: @unchecked Sendable {
         entries.deallocate()
     }
 
-    @usableFromInline
+    // Inlinable so the typed wrappers' reads, inlined into the subclasses' modules, scan the
+    // entries in place (no call, and no retain of this cache around one).
+    @inlinable @inline(__always)
     func slot(for keyPath: AnyKeyPath) -> Int? {
         let key = UInt(bitPattern: ObjectIdentifier(keyPath))
         let n = published.load(ordering: .acquiring)

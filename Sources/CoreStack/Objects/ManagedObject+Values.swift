@@ -27,7 +27,7 @@ extension ManagedObject {
     }
 
     /// The value in an attribute slot, firing the fault first (the typed wrappers' read).
-    @usableFromInline
+    @inlinable @inline(__always)
     final func attributeValue(atSlot slot: Int) throws -> AttributeValue {
         if faultState == .fault { try fireFault() }
         return values[slot]
@@ -35,9 +35,9 @@ extension ManagedObject {
 
     /// The value of the attribute a typed wrapper reads, when the entity already knows the
     /// wrapper's slot (nil otherwise): the wrappers' fast path, one call with nothing retained.
-    @usableFromInline
+    @inlinable @inline(__always)
     final func attributeValue(cachedFor wrapperKeyPath: AnyKeyPath) throws -> AttributeValue? {
-        guard let slot = entity.wrapperSlots.slot(for: wrapperKeyPath) else { return nil }
+        guard let slot = entity.unretainedWrapperSlots.slot(for: wrapperKeyPath) else { return nil }
         return try attributeValue(atSlot: slot)
     }
 
@@ -53,7 +53,11 @@ extension ManagedObject {
         try checkMutable()
         if values[slot] == coerced { return }
         values[slot] = coerced
-        managedObjectContext?.objectDidChange(self, transientOnly: entity.attributeIsTransient[slot])
+        let transientOnly = entity.attributeIsTransient[slot]
+        // Already recorded as changed and pending: nothing for the context to note (and no load
+        // of the weakly held context, which costs a slow-path retain and release).
+        if (changeState != .clean || transientOnly) && (pendingInsertion || pendingUpdate) { return }
+        managedObjectContext?.objectDidChange(self, transientOnly: transientOnly)
     }
 
     /// The value of any property as a plain Swift value: attributes as String, Int64, Double, Bool,

@@ -31,9 +31,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     // Storage: one slot per attribute and per relationship (see DESIGN.md).
-    @usableFromInline var values: [AttributeValue] = []
+    @usableFromInline final var values: [AttributeValue] = []
     var relations: [RelationSlot] = []
-    var faultState: FaultState = .fault
+    @usableFromInline final var faultState: FaultState = .fault
     /// The values as last fetched or saved.
     var committed: RowSnapshot?
     /// To-many destinations as first loaded or last saved, by slot.
@@ -49,7 +49,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// cannot throw, so a refused value or a fault that could not fire is recorded here.
     public var lastAccessorError: (any Error)?
 
-    enum FaultState { case fault, materialized }
+    @usableFromInline enum FaultState { case fault, materialized }
     enum ChangeState { case clean, inserted, updated, deleted }
 
     /// Creates an object; contexts call this. Subclasses must keep it (add no stored properties

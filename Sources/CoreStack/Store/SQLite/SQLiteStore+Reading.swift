@@ -114,15 +114,15 @@ extension SQLiteStore {
             guard let current else { return nil }
             let version = SQLiteRawBinding.int64(h, 2) ?? 0
             let n = columnIndex.count
-            let values = columnIndex.withUnsafeBufferPointer { columns in
+            // Reserved, then appended: `reserveCapacity` is specialised here, whereas the
+            // unsafe-uninitialized initialiser looks the array's storage class up at run time.
+            var values: [AttributeValue] = []
+            values.reserveCapacity(n)
+            columnIndex.withUnsafeBufferPointer { columns in
                 types.withUnsafeBufferPointer { types in
-                    [AttributeValue](unsafeUninitializedCapacity: n) { buffer, count in
-                        for slot in 0..<n {
-                            let index = columns[slot]
-                            buffer.initializeElement(
-                                at: slot, to: index >= 0 ? SQLiteRawBinding.column(h, index, type: types[slot]) : defaults[slot])
-                        }
-                        count = n
+                    for slot in 0..<n {
+                        let index = columns[slot]
+                        values.append(index >= 0 ? SQLiteRawBinding.column(h, index, type: types[slot]) : defaults[slot])
                     }
                 }
             }
