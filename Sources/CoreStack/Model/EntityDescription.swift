@@ -74,10 +74,17 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var attributeSlots: [String: Int] = [:]
     var relationshipSlots: [String: Int] = [:]
     /// Attribute slots of typed properties, by their wrapper's storage key path (see ``Attribute``).
-    @usableFromInline let wrapperSlots: WrapperSlotCache
-    /// ``wrapperSlots`` again, reached without a retain on the wrappers' read path (the strong
-    /// reference above keeps it alive as long as the entity).
-    @usableFromInline unowned(unsafe) let unretainedWrapperSlots: WrapperSlotCache
+    ///
+    /// Reads take no lock: an entry is written once, under a lock, into a fixed buffer, then
+    /// published by storing the new count with release ordering; a reader loads the count with
+    /// acquire ordering and scans that many entries. The key path objects are kept (so their
+    /// addresses cannot be reused) and compared by identity; when the buffer is full the wrappers
+    /// look slots up by name. The entries live in the entity itself, so a read retains nothing.
+    @usableFromInline let wrapperSlotCount = Atomic<Int>(0)
+    @usableFromInline let wrapperSlotEntries: UnsafeMutablePointer<(key: UInt, slot: Int)> = .allocate(capacity: 256)
+    private static let wrapperSlotCapacity = 256
+    private let wrapperSlotLock = NSLock()
+    private var wrapperKeyPaths: [AnyKeyPath] = []
 
     /// Declares an entity.
     ///
@@ -102,6 +109,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             attributes: props.compactMap(\.attribute), relationships: props.compactMap(\.relationship),
             uniquenessConstraints: uniquenessConstraints, fetchIndexes: fetchIndexes,
             managedObjectClass: managedObjectClass)
+    }
+
+    deinit {
+        wrapperSlotEntries.deinitialize(count: wrapperSlotCount.load(ordering: .relaxed))
+        wrapperSlotEntries.deallocate()
     }
 
     /// Declares an entity with every field.
@@ -131,9 +143,6 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.userInfo = userInfo
-        let slots = WrapperSlotCache()
-        wrapperSlots = slots
-        unretainedWrapperSlots = slots
     }
 
     /// A fresh, unresolved copy (models never share entity instances).
@@ -273,50 +282,27 @@ public enum EntityBuilder {
     public static func buildArray(_ p: [[EntityDescription]]) -> [EntityDescription] { p.flatMap { $0 } }
 }
 
-/// Remembers which attribute slot a typed property's wrapper reads, by the wrapper's storage key
-/// path, so a property access costs a short scan of pointers instead of a key path projection and
-/// a string hash.
-///
-/// Reads take no lock: entries are written once, under a lock, into a fixed buffer, and then
-/// published by storing the new count with release ordering; a reader loads the count with acquire
-/// ordering and scans that many entries. The key path objects are kept (so their addresses cannot
-/// be reused) and compared by identity; the cache stops growing when the buffer is full, after
-/// which the wrappers look slots up by name.
-@usableFromInline
-final class WrapperSlotCache: @unchecked Sendable {
-    private static let capacity = 256
-    private let lock = NSLock()
-    @usableFromInline let published = Atomic<Int>(0)
-    @usableFromInline let entries: UnsafeMutablePointer<(key: UInt, slot: Int)>
-    private var keyPaths: [AnyKeyPath] = []
-
-    init() {
-        entries = .allocate(capacity: Self.capacity)
-    }
-
-    deinit {
-        entries.deinitialize(count: published.load(ordering: .relaxed))
-        entries.deallocate()
-    }
-
-    // Inlinable so the typed wrappers' reads, inlined into the subclasses' modules, scan the
-    // entries in place (no call, and no retain of this cache around one).
+extension EntityDescription {
+    /// The attribute slot the typed wrapper whose storage key path is `keyPath` reads, if the
+    /// entity has seen that wrapper before.
+    // Inlinable so the wrappers' reads, inlined into the subclasses' modules, scan in place.
     @inlinable @inline(__always)
-    func slot(for keyPath: AnyKeyPath) -> Int? {
+    func wrapperSlot(for keyPath: AnyKeyPath) -> Int? {
         let key = UInt(bitPattern: ObjectIdentifier(keyPath))
-        let n = published.load(ordering: .acquiring)
-        for i in 0..<n where entries[i].key == key { return entries[i].slot }
+        let n = wrapperSlotCount.load(ordering: .acquiring)
+        for i in 0..<n where wrapperSlotEntries[i].key == key { return wrapperSlotEntries[i].slot }
         return nil
     }
 
+    /// Remembers the slot of a wrapper's storage key path.
     @usableFromInline
-    func remember(_ slot: Int, for keyPath: AnyKeyPath) {
-        lock.lock()
-        defer { lock.unlock() }
-        let n = published.load(ordering: .relaxed)
-        guard n < Self.capacity, self.slot(for: keyPath) == nil else { return }
-        keyPaths.append(keyPath)
-        (entries + n).initialize(to: (UInt(bitPattern: ObjectIdentifier(keyPath)), slot))
-        published.store(n + 1, ordering: .releasing)
+    func rememberWrapperSlot(_ slot: Int, for keyPath: AnyKeyPath) {
+        wrapperSlotLock.lock()
+        defer { wrapperSlotLock.unlock() }
+        let n = wrapperSlotCount.load(ordering: .relaxed)
+        guard n < Self.wrapperSlotCapacity, wrapperSlot(for: keyPath) == nil else { return }
+        wrapperKeyPaths.append(keyPath)
+        (wrapperSlotEntries + n).initialize(to: (UInt(bitPattern: ObjectIdentifier(keyPath)), slot))
+        wrapperSlotCount.store(n + 1, ordering: .releasing)
     }
 }

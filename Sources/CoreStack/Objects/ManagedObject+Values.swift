@@ -37,7 +37,7 @@ extension ManagedObject {
     /// wrapper's slot (nil otherwise): the wrappers' fast path, one call with nothing retained.
     @inlinable @inline(__always)
     final func attributeValue(cachedFor wrapperKeyPath: AnyKeyPath) throws -> AttributeValue? {
-        guard let slot = entity.unretainedWrapperSlots.slot(for: wrapperKeyPath) else { return nil }
+        guard let slot = entity.wrapperSlot(for: wrapperKeyPath) else { return nil }
         return try attributeValue(atSlot: slot)
     }
 

@@ -51,10 +51,9 @@ public struct Attribute<Value: AttributeValueConvertible> {
     /// The attribute slot the wrapper at `storageKeyPath` reads, remembered per entity.
     @inlinable
     static func slot<Object: ManagedObject>(of object: Object, _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>) throws -> Int {
-        let cache = object.entity.wrapperSlots
-        if let slot = cache.slot(for: storageKeyPath) { return slot }
+        if let slot = object.entity.wrapperSlot(for: storageKeyPath) { return slot }
         let slot = try object.entity.attributeSlot(object[keyPath: storageKeyPath].key)
-        cache.remember(slot, for: storageKeyPath)
+        object.entity.rememberWrapperSlot(slot, for: storageKeyPath)
         return slot
     }
 }
