@@ -59,17 +59,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The test targets' temporary folders, removed when a test process exits.
+        .target(
+            name: "TestSupportKit",
+            path: "Tests/TestSupportKit"
+        ),
         .testTarget(
             name: "CoreStackBenchKitTests",
-            dependencies: ["CoreStackBenchKit"]
+            dependencies: ["CoreStackBenchKit", "TestSupportKit"]
         ),
         .testTarget(
             name: "CoreStackTests",
-            dependencies: ["CoreStack"]
+            dependencies: ["CoreStack", "TestSupportKit"]
         ),
         .testTarget(
             name: "StackScopeTests",
-            dependencies: ["StackScope", "CoreStack"]
+            dependencies: ["StackScope", "CoreStack", "TestSupportKit"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupportKit
 import Testing
 
 @testable import CoreStackBenchKit
@@ -13,8 +14,7 @@ import Testing
     config.books = 20
     config.imports = 60
     config.batchSize = 40
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-test-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: dir) }
+    let dir = try TemporaryRoot.folder("bench")
     let runner = try BenchRunner(config: config, directory: dir)
     let report = try runner.run()
     #expect(report.results.map(\.id) == ["1", "2", "3", "4", "5", "6", "7a", "7b", "8"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupportKit
 import Testing
 
 @testable import CoreStack
@@ -28,10 +29,7 @@ private func parse(_ xml: String) throws -> ManagedObjectModel {
 
 /// A fresh temporary folder, removed by the caller.
 private func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("XcodeModelReaderTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try TemporaryRoot.folder("xcdatamodel")
 }
 
 private func write(_ text: String, to url: URL) throws {

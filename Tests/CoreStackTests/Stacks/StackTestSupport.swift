@@ -1,4 +1,5 @@
 import Foundation
+import TestSupportKit
 @testable import CoreStack
 
 /// A temporary folder for one test, deleted when the value goes away.
@@ -6,9 +7,7 @@ final class StackTempFolder: @unchecked Sendable {
     let url: URL
 
     init(_ label: String = "stack") throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("corestack-\(label)-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TemporaryRoot.folder(label)
     }
 
     func file(_ name: String) -> URL { url.appendingPathComponent(name) }

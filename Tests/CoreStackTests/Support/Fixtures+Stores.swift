@@ -1,4 +1,5 @@
 import Foundation
+import TestSupportKit
 
 extension Fixtures {
     /// Copies the store at `relative` (inside `Tests/Fixtures`), with its `-wal` and `-shm` files when
@@ -24,9 +25,6 @@ extension Fixtures {
 
     /// A fresh, empty temporary folder.
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("CoreStackTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        try TemporaryRoot.folder("store")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupportKit
 import Testing
 @testable import CoreStack
 
@@ -82,8 +83,7 @@ struct TestStack {
         case .inMemory:
             try self.init(model: model)
         case .sqlite:
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let dir = try TemporaryRoot.folder("sqlite")
             let url = dir.appendingPathComponent("Test.sqlite")
             try self.init(model: model) { try SQLiteStore(url: url, model: $0) }
         }

@@ -1,5 +1,6 @@
 import CoreStack
 import Foundation
+import TestSupportKit
 import StackScope
 import Testing
 
@@ -19,10 +20,7 @@ enum TestSupport {
 
     /// A fresh temporary folder.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("StackScopeTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TemporaryRoot.folder("scope")
     }
 
     /// A demo store written to a temporary folder with the real SQLite store.
