@@ -88,9 +88,9 @@ extension ManagedObjectContext {
     /// Objects for rows read from the store, in the rows' order: faults among them are filled
     /// from their rows, which also go into the coordinator's row cache.
     ///
-    /// The rows are consumed from the end, a chunk at a time: each row is cached and used while
-    /// its values are still in the processor's cache, and taking it off the array moves it, so
-    /// the array is never walked again to release it.
+    /// The rows are consumed from the end, a chunk of 256 at a time (cached, then turned into
+    /// objects): taking a row off the array moves it, so the array is never walked again to
+    /// release it. `awakeFromFetch` is therefore called from the last object to the first.
     private func objects<T: ManagedObject>(consuming rows: consuming [StoreRow]) throws -> [T] {
         let count = rows.count
         registered.reserveCapacity(registered.count + count)
@@ -105,7 +105,7 @@ extension ManagedObjectContext {
                     while end > start, let row = rows.popLast() {
                         let o = try registeredObject(canonicalOrTemporary: row.objectID, as: T.self)
                         if o.isFault {
-                            o.materialize(consuming: row)
+                            o.materialize(from: row.snapshot)
                             o.awakeFromFetch()
                         }
                         end -= 1

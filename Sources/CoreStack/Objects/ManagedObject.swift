@@ -111,37 +111,21 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Fills the slots from a snapshot (values and to-one destinations), leaving to-many as faults.
     func materialize(from snapshot: RowSnapshot, toMany: [Int: OrderedSet<ManagedObjectID>] = [:]) {
         values = snapshot.values
-        var rel = [RelationSlot](repeating: .fault, count: entity.allRelationships.count)
-        for (slot, r) in entity.allRelationships.enumerated() {
-            if r.isToMany {
-                if let set = toMany[slot] { rel[slot] = .toMany(set) }
-            } else {
-                rel[slot] = .toOne(slot < snapshot.toOne.count ? snapshot.toOne[slot] : nil)
-            }
-        }
-        relations = rel
-        committed = snapshot
-        committedToMany = toMany
-        faultState = .materialized
-        faultBatch = nil
-    }
-
-    /// Fills the slots from a row read from the store (values and to-one destinations), leaving
-    /// to-many as faults; takes the row's parts over without copying them.
-    func materialize(consuming row: consuming StoreRow) {
-        let snapshot = row.snapshot
-        values = snapshot.values
         if entity.allRelationships.isEmpty {
             relations = []
         } else {
             var rel = [RelationSlot](repeating: .fault, count: entity.allRelationships.count)
-            for (slot, r) in entity.allRelationships.enumerated() where !r.isToMany {
-                rel[slot] = .toOne(slot < snapshot.toOne.count ? snapshot.toOne[slot] : nil)
+            for (slot, r) in entity.allRelationships.enumerated() {
+                if r.isToMany {
+                    if let set = toMany[slot] { rel[slot] = .toMany(set) }
+                } else {
+                    rel[slot] = .toOne(slot < snapshot.toOne.count ? snapshot.toOne[slot] : nil)
+                }
             }
             relations = rel
         }
         committed = snapshot
-        if !committedToMany.isEmpty { committedToMany = [:] }
+        committedToMany = toMany
         faultState = .materialized
         faultBatch = nil
     }
