@@ -81,7 +81,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// addresses cannot be reused) and compared by identity; when the buffer is full the wrappers
     /// look slots up by name. The entries live in the entity itself, so a read retains nothing.
     @usableFromInline let wrapperSlotCount = Atomic<Int>(0)
-    @usableFromInline let wrapperSlotEntries: UnsafeMutablePointer<(key: UInt, slot: Int)> = .allocate(capacity: 256)
+    @usableFromInline let wrapperSlotEntries: UnsafeMutablePointer<(key: UInt, slot: Int)> = .allocate(capacity: EntityDescription.wrapperSlotCapacity)
     private static let wrapperSlotCapacity = 256
     private let wrapperSlotLock = NSLock()
     private var wrapperKeyPaths: [AnyKeyPath] = []
