@@ -36,7 +36,8 @@ public struct FetchPhases: Sendable {
             }
             store.append(s)
         }
-        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] * 1000 }
-        return FetchPhases(storeFetch: median(store), contextFetch: median(context), propertyReads: median(reads))
+        return FetchPhases(
+            storeFetch: BenchFormat.median(store) * 1000, contextFetch: BenchFormat.median(context) * 1000,
+            propertyReads: BenchFormat.median(reads) * 1000)
     }
 }
