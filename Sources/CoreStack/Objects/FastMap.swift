@@ -110,15 +110,6 @@ struct FastMap<Key: FastHashKey, Value>: Sequence {
         uniqueStorage(forAdding: 1).insertNew(key, value, hash: h)
     }
 
-    /// The value of `key`, inserting `make()` first when there is none.
-    mutating func value(forKey key: Key, orInsert make: () -> Value) -> Value {
-        let h = Self.hash(key)
-        if let storage, let i = storage.find(key, hash: h) { return storage.value(at: i) }
-        let v = make()
-        uniqueStorage(forAdding: 1).insertNew(key, v, hash: h)
-        return v
-    }
-
     /// Removes `key`, returning its value.
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
