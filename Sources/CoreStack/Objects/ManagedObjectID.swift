@@ -14,7 +14,10 @@ import Foundation
 /// ```
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The object's entity (always the concrete entity, never an abstract parent).
-    public let entity: EntityDescription
+    public var entity: EntityDescription { _entity }
+    /// Not retained: IDs are only made from the model of a coordinator or store, which
+    /// ``ModelRetention`` keeps for the process (a retain per copy cost ~5 % of a big insert).
+    unowned(unsafe) let _entity: EntityDescription
     /// The primary key for a permanent ID, the process-wide counter for a temporary one.
     let rawKey: Int64
     /// The store's identifier, interned (see ``StoreIdentifiers``); 0 for temporary IDs.
@@ -29,14 +32,14 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
     }
 
     init(entity: EntityDescription, storeToken: UInt32, primaryKey: Int64) {
-        self.entity = entity
+        self._entity = entity
         self.rawKey = primaryKey
         self.storeToken = storeToken
         self.isTemporary = false
     }
 
     init(temporaryFor entity: EntityDescription) {
-        self.entity = entity
+        self._entity = entity
         self.rawKey = TemporaryIDSource.next()
         self.storeToken = 0
         self.isTemporary = true
@@ -58,7 +61,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
     @inline(__always)
     var fastHash: UInt64 {
         var h = UInt64(bitPattern: rawKey >> 5) &* 0x9E37_79B9_7F4A_7C15
-        h ^= UInt64(UInt(bitPattern: ObjectIdentifier(entity))) &+ UInt64(storeToken) &<< 32
+        h ^= UInt64(UInt(bitPattern: ObjectIdentifier(_entity))) &+ UInt64(storeToken) &<< 32
         h ^= isTemporary ? 0xD6E8_FEB8_6659_FD93 : 0
         h ^= h &>> 29
         h = h &* 0xBF58_476D_1CE4_E5B9
@@ -79,7 +82,7 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
     public var description: String { uriRepresentation().absoluteString }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.rawKey == rhs.rawKey && lhs.entity === rhs.entity && lhs.storeToken == rhs.storeToken
+        lhs.rawKey == rhs.rawKey && lhs._entity === rhs._entity && lhs.storeToken == rhs.storeToken
             && lhs.isTemporary == rhs.isTemporary
     }
 

@@ -27,6 +27,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
 
     public init(model: ManagedObjectModel, identifier: String = UUID().uuidString) {
         self.model = model
+        ModelRetention.retain(model)
         self.identifier = identifier
     }
 

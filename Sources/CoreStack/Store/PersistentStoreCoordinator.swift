@@ -24,6 +24,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
+        ModelRetention.retain(managedObjectModel)
     }
 
     /// Adds the store. Its model must be this coordinator's.

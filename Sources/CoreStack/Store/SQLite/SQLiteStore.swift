@@ -147,6 +147,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.path = path
         self.url = url
         self.model = model
+        ModelRetention.retain(model)
         self.isReadOnly = readOnly
         var config = Configuration()
         config.readonly = readOnly
