@@ -58,9 +58,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
 
     var registered = ObjectIDMap<ManagedObject>()
-    var insertedObjects = ObjectSet()
-    var updatedObjects = ObjectSet()
-    var deletedObjects = ObjectSet()
+    var insertedObjects = ObjectSet(.inserted)
+    var updatedObjects = ObjectSet(.updated)
+    var deletedObjects = ObjectSet(.deleted)
     /// Changes not yet announced by objectsDidChange.
     var pendingChanges = PendingChanges()
     var observers = ContextObservers()
@@ -537,10 +537,10 @@ struct WeakContext {
 
 /// Changes made since the last objectsDidChange.
 struct PendingChanges {
-    var inserted = ObjectSet()
-    var updated = ObjectSet()
-    var deleted = ObjectSet()
-    var refreshed = ObjectSet()
+    var inserted = ObjectSet(.pendingInserted)
+    var updated = ObjectSet(.pendingUpdated)
+    var deleted = ObjectSet(.pendingDeleted)
+    var refreshed = ObjectSet(.pendingRefreshed)
     var invalidatedAll = false
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll }

@@ -30,24 +30,28 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The context the object lives in (nil once the context is gone or the object was removed).
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
-    // Storage: one slot per attribute and per relationship (see DESIGN.md).
+    // Storage: one slot per attribute and per relationship (see DESIGN.md). The one-byte states
+    // and the 4-byte set positions come last, packed together: stored properties are laid out in
+    // declaration order, and every byte of an object counts when a fetch makes 100,000 of them.
     @usableFromInline final var values: [AttributeValue] = []
     var relations: [RelationSlot] = []
-    @usableFromInline final var faultState: FaultState = .fault
     /// The values as last fetched or saved.
     var committed: RowSnapshot?
     /// To-many destinations as first loaded or last saved, by slot.
     var committedToMany: [Int: OrderedSet<ManagedObjectID>] = [:]
-    var changeState: ChangeState = .clean
-    /// In the context's pending insertions or updates (the next objectsDidChange): lets a change
-    /// skip re-recording an object already pending, without hashing its ID.
-    var pendingInsertion = false
-    var pendingUpdate = false
     /// The batch of faults this object was fetched with, for firing them together.
     var faultBatch: FaultBatch?
     /// The last error a typed property accessor (``Attribute``, ``ToOne``…) swallowed: accessors
     /// cannot throw, so a refused value or a fault that could not fire is recorded here.
     public var lastAccessorError: (any Error)?
+    @usableFromInline final var faultState: FaultState = .fault
+    var changeState: ChangeState = .clean
+    /// In the context's pending insertions or updates (the next objectsDidChange): lets a change
+    /// skip re-recording an object already pending, without loading its context.
+    var pendingInsertion = false
+    var pendingUpdate = false
+    /// The object's position in each of its context's change sets (see ``ObjectSet``).
+    var setPositions = ObjectSetPositions()
 
     @usableFromInline enum FaultState { case fault, materialized }
     enum ChangeState { case clean, inserted, updated, deleted }

@@ -86,7 +86,7 @@ struct FastMapTests {
         let context = stack.context
         try context.performAndWait {
             let objects = try (0..<200).map { _ in try context.insertObject(forEntityName: "Author") }
-            var set = ObjectSet()
+            var set = ObjectSet(.updated)
             var oracle: [ManagedObject] = []
             var rng = SplitMix64(seed: 9)
             for _ in 0..<5_000 {
@@ -104,6 +104,38 @@ struct FastMapTests {
             #expect(set.count == oracle.count)
             #expect(set.values.map(ObjectIdentifier.init) == oracle.map(ObjectIdentifier.init))
             for o in objects { #expect(set.contains(o) == oracle.contains { $0 === o }) }
+        }
+    }
+
+    @Test("ObjectSet: positions left by a cleared or another set of the same role do not count as membership")
+    func objectSetStalePositions() throws {
+        let stack = try TestStack(.inMemory)
+        let context = stack.context
+        try context.performAndWait {
+            let a = try context.insertObject(forEntityName: "Author")
+            let b = try context.insertObject(forEntityName: "Author")
+            var first = ObjectSet(.pendingRefreshed)
+            first.insert(a)
+            first.insert(b)
+            first.removeAll()
+            #expect(!first.contains(a) && !first.contains(b) && first.isEmpty)
+            var second = ObjectSet(.pendingRefreshed)
+            #expect(!second.contains(a))
+            let insertedB = second.insert(b)
+            #expect(insertedB)
+            // a's stale position 0 now points at b in `second`: not a member.
+            #expect(!second.contains(a))
+            #expect(second.contains(b))
+            let insertedA = second.insert(a)
+            #expect(insertedA)
+            #expect(second.values.map(ObjectIdentifier.init) == [ObjectIdentifier(b), ObjectIdentifier(a)])
+            // A set of another role is independent.
+            var other = ObjectSet(.deleted)
+            #expect(!other.contains(b))
+            let added = other.insert(b)
+            let removed = other.remove(b)
+            #expect(added && removed)
+            #expect(second.contains(b))
         }
     }
 }
