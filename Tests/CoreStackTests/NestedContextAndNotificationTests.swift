@@ -117,6 +117,52 @@ struct NestedContextAndNotificationTests {
         ])
     }
 
+    @Test("didSave's inserted objects are exactly those saved, also when willSave swaps one announced insert for another")
+    func didSaveInsertedSet() throws {
+        let stack = try TestStack(.inMemory)
+        let ctx = stack.context
+        try ctx.performAndWait {
+            var saved: [Set<ObjectIdentifier>] = []
+            var announced: [Int] = []
+            var swap = false
+            var keptAlive: [ManagedObject] = []
+            let didChange = ctx.addObjectsDidChangeObserver { announced.append($0.inserted.count) }
+            let willSave = ctx.addWillSaveObserver { c in
+                guard swap, let victim = c.insertedObjects.values.first else { return }
+                // Same count as announced, different members: the announced set must not be reused.
+                try? c.delete(victim)
+                if let extra = try? c.insert(Author.self) {
+                    extra.name = "Added in willSave"
+                    keptAlive.append(extra)
+                }
+            }
+            let didSave = ctx.addDidSaveObserver { saved.append(Set($0.inserted.map(ObjectIdentifier.init))) }
+            defer { _ = (didChange, willSave, didSave) }
+
+            let first = try (0..<5).map { i in
+                let a = try ctx.insert(Author.self)
+                a.name = "A\(i)"
+                return a
+            }
+            try ctx.save()
+            #expect(announced == [5])
+            #expect(saved.last == Set(first.map(ObjectIdentifier.init)))
+
+            swap = true
+            let second = try (0..<5).map { i in
+                let a = try ctx.insert(Author.self)
+                a.name = "B\(i)"
+                return a
+            }
+            try ctx.save()
+            let extra = try #require(keptAlive.first)
+            let expected = Set(second.dropFirst().map(ObjectIdentifier.init) + [ObjectIdentifier(extra)])
+            #expect(saved.count == 2)
+            #expect(saved.last == expected)
+            #expect(saved.last?.count == 5)
+        }
+    }
+
     @Test("mergeChanges(fromContextDidSave:) refreshes, removes and announces objects", arguments: StoreKind.allCases)
     func mergeFromDidSave(kind: StoreKind) throws {
         let stack = try TestStack(kind)

@@ -40,14 +40,23 @@ extension ManagedObjectContext {
     /// Announces the changes made since the last call (objectsDidChange). Contexts call it at the
     /// end of every `perform` block and before fetching and saving.
     public func processPendingChanges() {
-        guard !pendingChanges.isEmpty else { return }
+        announcePendingChanges()
+    }
+
+    /// ``processPendingChanges()``, returning the inserted objects it announced (empty when it
+    /// announced none): a save hands the same set to its did-save when it is every object it
+    /// saves as inserted, instead of hashing them all again.
+    @discardableResult
+    func announcePendingChanges() -> Set<ManagedObject> {
+        guard !pendingChanges.isEmpty else { return [] }
         let p = pendingChanges
         pendingChanges = PendingChanges()
-        for o in p.inserted.values { o.pendingInsertion = false }
+        let insertedObjects = p.inserted.values
+        for o in insertedObjects { o.pendingInsertion = false }
         for o in p.updated.values { o.pendingUpdate = false }
         let change = ObjectsDidChange(
             context: self,
-            inserted: Set(p.inserted.values), updated: Set(p.updated.values.filter { !p.inserted.contains($0) }),
+            inserted: Set(insertedObjects), updated: Set(p.updated.values.filter { !p.inserted.contains($0) }),
             deleted: Set(p.deleted.values), refreshed: Set(p.refreshed.values), invalidatedAll: p.invalidatedAll)
         for (_, f) in observers.objectsDidChange { f(change) }
         var info: [AnyHashable: Any] = [
@@ -58,6 +67,7 @@ extension ManagedObjectContext {
         ]
         if p.invalidatedAll { info[ContextNotificationKey.invalidatedAll] = true }
         NotificationCenter.default.post(name: .managedObjectContextObjectsDidChange, object: self, userInfo: info)
+        return change.inserted
     }
 
     func postWillSave() {

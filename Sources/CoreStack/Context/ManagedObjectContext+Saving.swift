@@ -12,12 +12,18 @@ extension ManagedObjectContext {
     /// ```
     public func save() throws {
         checkQueue()
-        processPendingChanges()
+        let announcedFirst = announcePendingChanges()
         guard hasChanges else { return }
         postWillSave()
-        processPendingChanges()
+        let announcedSecond = announcePendingChanges()
         try validateForSave()
         let inserted = Array(insertedObjects.values)
+        // The did-save's inserted set: the one objectsDidChange just announced when that is
+        // exactly the objects saved as inserted (the usual "insert, then save"), else made anew.
+        let announced = announcedSecond.isEmpty ? announcedFirst : announcedFirst.isEmpty ? announcedSecond : []
+        let insertedSet =
+            announced.count == inserted.count && announced.allSatisfy({ insertedObjects.contains($0) })
+            ? announced : Set(inserted)
         let updated = Array(updatedObjects.values)
         let deleted = Array(deletedObjects.values)
         var versions: [ManagedObjectID: Int64] = [:]
@@ -44,7 +50,7 @@ extension ManagedObjectContext {
         updatedObjects.removeAll()
         deletedObjects.removeAll()
         let saved = ContextDidSave(
-            context: self, inserted: Set(inserted), updated: Set(updated), deleted: Set(deleted),
+            context: self, inserted: insertedSet, updated: Set(updated), deleted: Set(deleted),
             objectIDs: SavedObjectIDs(
                 inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
                 deleted: Set(deleted.map(\.objectID))))
