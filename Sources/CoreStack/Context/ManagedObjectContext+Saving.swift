@@ -16,16 +16,16 @@ extension ManagedObjectContext {
         guard hasChanges else { return }
         postWillSave()
         let announcedSecond = announcePendingChanges()
-        try validateForSave()
-        let inserted = Array(insertedObjects.values)
+        let inserted = insertedObjects.values
+        let updated = updatedObjects.values
+        let deleted = deletedObjects.values
+        try validate(deleted: deleted, insertedAndUpdated: [inserted, updated])
         // The did-save's inserted set: the one objectsDidChange just announced when that is
         // exactly the objects saved as inserted (the usual "insert, then save"), else made anew.
         let announced = announcedSecond.isEmpty ? announcedFirst : announcedFirst.isEmpty ? announcedSecond : []
         let insertedSet =
             announced.count == inserted.count && announced.allSatisfy({ insertedObjects.contains($0) })
             ? announced : Set(inserted)
-        let updated = Array(updatedObjects.values)
-        let deleted = Array(deletedObjects.values)
         var versions: [ManagedObjectID: Int64] = [:]
         if parent != nil {
             try pushToParent(inserted: inserted, updated: updated, deleted: deleted)
@@ -33,13 +33,15 @@ extension ManagedObjectContext {
             versions = try saveToStore(inserted: inserted, updated: updated, deleted: deleted)
         }
         // Settle: everything saved is now committed (with the store's new row versions).
-        for o in inserted + updated {
-            var snapshot = o.currentSnapshot()
-            if let v = versions[o.objectID] { snapshot.version = v } else if parent == nil { snapshot.version += 1 }
-            o.committed = snapshot
-            o.committedToMany = [:]
-            for (slot, rel) in o.relations.enumerated() { if case let .toMany(set) = rel { o.committedToMany[slot] = set } }
-            o.changeState = .clean
+        for objects in [inserted, updated] {
+            for o in objects {
+                var snapshot = o.currentSnapshot()
+                if let v = versions[o.objectID] { snapshot.version = v } else if parent == nil { snapshot.version += 1 }
+                o.committed = snapshot
+                o.committedToMany = [:]
+                for (slot, rel) in o.relations.enumerated() { if case let .toMany(set) = rel { o.committedToMany[slot] = set } }
+                o.changeState = .clean
+            }
         }
         for o in deleted {
             registered[o.objectID] = nil
@@ -52,9 +54,16 @@ extension ManagedObjectContext {
         let saved = ContextDidSave(
             context: self, inserted: insertedSet, updated: Set(updated), deleted: Set(deleted),
             objectIDs: SavedObjectIDs(
-                inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
-                deleted: Set(deleted.map(\.objectID))))
+                inserted: Self.objectIDs(of: inserted), updated: Self.objectIDs(of: updated),
+                deleted: Self.objectIDs(of: deleted)))
         postDidSave(saved)
+    }
+
+    /// The IDs of `objects`, hashed straight into a set of the right size.
+    private static func objectIDs(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
+        var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
+        for o in objects { ids.insert(o.objectID) }
+        return ids
     }
 
     // MARK: Root save
@@ -87,7 +96,7 @@ extension ManagedObjectContext {
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
         rekey(objects, to: permanent)
         // Only objects holding relationships can refer to the old IDs.
-        let holders = (objects + others).filter { !$0.isFault && !$0.relations.isEmpty }
+        let holders = objects.filter { !$0.isFault && !$0.relations.isEmpty } + others.filter { !$0.isFault && !$0.relations.isEmpty }
         if !holders.isEmpty {
             rewriteReferences(in: holders, map: Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }))
         }
@@ -279,7 +288,12 @@ extension ManagedObjectContext {
     /// Checks every inserted and updated object against the model's rules, and deleted objects
     /// against Deny delete rules. Throws the first failure.
     public func validateForSave() throws {
-        for o in deletedObjects.values {
+        try validate(deleted: deletedObjects.values, insertedAndUpdated: [insertedObjects.values, updatedObjects.values])
+    }
+
+    /// ``validateForSave()`` on the given change sets (a save has them at hand already).
+    private func validate(deleted: [ManagedObject], insertedAndUpdated: [[ManagedObject]]) throws {
+        for o in deleted {
             for (slot, r) in o.entity.allRelationships.enumerated() where r.deleteRule == .deny {
                 let live = try o.destinationIDs(slot: slot).filter { id in
                     !(registeredObject(for: id)?.isDeleted ?? false)
@@ -289,8 +303,8 @@ extension ManagedObjectContext {
                 }
             }
         }
-        for o in Array(insertedObjects.values) + Array(updatedObjects.values) {
-            try validate(o)
+        for objects in insertedAndUpdated {
+            for o in objects { try validate(o) }
         }
     }
 
