@@ -22,6 +22,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Serialises saves, so each one is one transaction in order.
     private let saveLock = NSLock()
 
+    /// Creates a coordinator for a model. The model is then kept for the rest of the process:
+    /// object IDs refer to their entity without retaining it (see `ModelRetention`).
+    ///
+    /// ```swift
+    /// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+    /// try coordinator.addPersistentStore(SQLiteStore(url: url, model: model))
+    /// ```
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
         ModelRetention.retain(managedObjectModel)
