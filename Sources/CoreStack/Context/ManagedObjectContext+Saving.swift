@@ -96,7 +96,8 @@ extension ManagedObjectContext {
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
         rekey(objects, to: permanent)
         // Only objects holding relationships can refer to the old IDs.
-        let holders = objects.filter { !$0.isFault && !$0.relations.isEmpty } + others.filter { !$0.isFault && !$0.relations.isEmpty }
+        func holdsRelationships(_ o: ManagedObject) -> Bool { !o.isFault && !o.relations.isEmpty }
+        let holders = objects.filter(holdsRelationships) + others.filter(holdsRelationships)
         if !holders.isEmpty {
             rewriteReferences(in: holders, map: Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }))
         }

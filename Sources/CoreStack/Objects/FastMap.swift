@@ -5,21 +5,6 @@ protocol FastHashKey: Equatable {
 
 extension ManagedObjectID: FastHashKey {}
 
-extension ObjectIdentifier: FastHashKey {
-    /// The address in 256-byte granules: the low 5 bits are the granule's own, the rest a mix of
-    /// the 8 KiB block, so objects allocated one after another (a batch of inserts) fill
-    /// neighbouring buckets instead of a cache miss each.
-    @inline(__always)
-    var fastHash: UInt64 {
-        let a = UInt64(UInt(bitPattern: self))
-        var h = (a &>> 13) &* 0x9E37_79B9_7F4A_7C15
-        h ^= h &>> 29
-        h = h &* 0xBF58_476D_1CE4_E5B9
-        h ^= h &>> 32
-        return (h &<< 5) | ((a &>> 8) & 31)
-    }
-}
-
 /// A hash map keyed by ``ManagedObjectID``.
 typealias ObjectIDMap<Value> = FastMap<ManagedObjectID, Value>
 

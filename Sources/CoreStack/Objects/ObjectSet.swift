@@ -8,8 +8,10 @@
 /// so positions left behind by a cleared or replaced set are harmless. Removal leaves a hole that
 /// iteration skips; the holes are squeezed out when they outnumber the members.
 ///
-/// Copies share the members' position slots: only one copy of a set (the context's) may be
-/// changed and queried with ``contains(_:)``; others may only be iterated.
+/// Copies share the members' position slots: once one copy has been changed, the others may
+/// only be iterated, not changed or asked ``contains(_:)`` (the context keeps one live copy of
+/// each set; objectsDidChange reads the pending sets it has just swapped out before anything is
+/// pending again).
 ///
 /// ```swift
 /// var set = ObjectSet(.inserted)
@@ -19,7 +21,7 @@
 /// ```
 struct ObjectSet: Sequence {
     /// Which of a context's sets this is; each role has its own position slot in every object.
-    enum Role: Int, CaseIterable {
+    enum Role: Int {
         case inserted, updated, deleted, pendingInserted, pendingUpdated, pendingDeleted, pendingRefreshed
     }
 
