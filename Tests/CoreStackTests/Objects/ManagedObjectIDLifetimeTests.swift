@@ -8,7 +8,7 @@ struct ManagedObjectIDLifetimeTests {
     private func idOutlivingItsStack() throws -> (ManagedObjectID, ManagedObjectID) {
         let stack = try TestStack(.sqlite)
         let context = stack.context
-        let temporary = try context.performAndWait {
+        let ids = try context.performAndWait {
             let a = try context.insert(Author.self)
             a.name = "Le Guin"
             let t = a.objectID
@@ -16,7 +16,7 @@ struct ManagedObjectIDLifetimeTests {
             return (t, a.objectID)
         }
         #expect(ModelRetention.isRetained(stack.model))
-        return (temporary.0, temporary.1)
+        return ids
     }
 
     @Test("an ID's entity stays usable after its coordinator, context and model are released")
@@ -26,7 +26,9 @@ struct ManagedObjectIDLifetimeTests {
         #expect(permanent.entity.name == "Author")
         #expect(permanent.uriRepresentation().absoluteString.hasSuffix("/Author/p1"))
         #expect(temporary != permanent)
-        #expect(permanent == permanent)
+        // Equality and hashing compare the unretained entity: a rebuilt ID is the same one.
+        let rebuilt = ManagedObjectID(entity: permanent.entity, storeToken: permanent.storeToken, primaryKey: 1)
+        #expect(rebuilt == permanent && rebuilt.hashValue == permanent.hashValue)
     }
 
     @Test("a model no coordinator or store used is not retained")
