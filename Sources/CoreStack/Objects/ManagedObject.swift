@@ -90,6 +90,15 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// The hash `Set` and `Dictionary` use: the object's address through a cheap mix, instead of
+    /// SipHash (a did-save with 100,000 inserted objects hashes each of them into sets).
+    public func _rawHashValue(seed: Int) -> Int {
+        var x = UInt64(UInt(bitPattern: ObjectIdentifier(self))) ^ UInt64(UInt(bitPattern: seed))
+        x = (x ^ (x &>> 33)) &* 0xFF51_AFD7_ED55_8CCD
+        x = (x ^ (x &>> 33)) &* 0xC4CE_B9FE_1A85_EC53
+        return Int(truncatingIfNeeded: x ^ (x &>> 33))
+    }
+
     open var description: String {
         if isFault { return "<\(entity.name) \(objectID): fault>" }
         let attrs = entity.allAttributes.enumerated().map { "\($1.name)=\(values[$0])" }

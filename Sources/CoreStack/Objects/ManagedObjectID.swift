@@ -90,6 +90,12 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
         hasher.combine(fastHash)
     }
 
+    /// The hash `Set` and `Dictionary` use: ``fastHash`` with the table's seed, instead of SipHash.
+    /// Consecutive keys keep landing in neighbouring buckets (see ``fastHash``).
+    public func _rawHashValue(seed: Int) -> Int {
+        Int(truncatingIfNeeded: fastHash ^ (UInt64(UInt(bitPattern: seed)) &<< 5))
+    }
+
     /// IDs order by entity number, then permanent keys numerically (temporary ones last).
     public static func < (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
         if lhs.entity.entityNumber != rhs.entity.entityNumber { return lhs.entity.entityNumber < rhs.entity.entityNumber }
