@@ -41,7 +41,7 @@ extension ManagedObjectContext {
         }
         var out: [T] = []
         out.reserveCapacity(ids.count)
-        registered.reserveCapacity(registered.count + ids.count)
+        registered.reservePermanent(ids.count)
         var allMaterialized = true
         for id in ids {
             let o = try registeredObject(canonicalOrTemporary: id, as: T.self)
@@ -93,7 +93,7 @@ extension ManagedObjectContext {
     /// release it. `awakeFromFetch` is therefore called from the last object to the first.
     private func objects<T: ManagedObject>(consuming rows: consuming [StoreRow]) throws -> [T] {
         let count = rows.count
-        registered.reserveCapacity(registered.count + count)
+        registered.reservePermanent(count)
         persistentStoreCoordinator.reserveRowCache(count)
         return try [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             // Filled from the end: on an error, the filled suffix is released here.

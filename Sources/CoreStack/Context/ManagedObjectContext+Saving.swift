@@ -94,22 +94,12 @@ extension ManagedObjectContext {
         guard !objects.isEmpty else { return }
         let temporary = objects.map { $0.objectID }
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
-        rekey(objects, to: permanent)
+        registered.promote(objects, from: temporary, to: permanent)
         // Only objects holding relationships can refer to the old IDs.
         func holdsRelationships(_ o: ManagedObject) -> Bool { !o.isFault && !o.relations.isEmpty }
         let holders = objects.filter(holdsRelationships) + others.filter(holdsRelationships)
         if !holders.isEmpty {
             rewriteReferences(in: holders, map: Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }))
-        }
-    }
-
-    /// Moves objects to their new IDs (`permanent` is parallel to `objects`) in the registry. (The
-    /// change sets hold objects by identity and need nothing.)
-    func rekey(_ objects: [ManagedObject], to permanent: [ManagedObjectID]) {
-        for (o, p) in zip(objects, permanent) where o.objectID != p {
-            registered.removeValue(forKey: o.objectID)
-            registered.updateValue(o, forKey: p)
-            o.objectID = p
         }
     }
 
@@ -444,7 +434,7 @@ extension ManagedObjectContext {
         guard !temps.isEmpty else { return }
         let temporary = temps.map { $0.objectID }
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
-        rekey(temps, to: permanent)
+        registered.promote(temps, from: temporary, to: permanent)
         rewriteReferences(in: Array(registered.values), map: Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }))
     }
 }

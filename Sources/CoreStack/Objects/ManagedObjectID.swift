@@ -39,8 +39,13 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
     }
 
     init(temporaryFor entity: EntityDescription) {
+        self.init(entity: entity, temporaryKey: TemporaryIDSource.next())
+    }
+
+    /// A temporary ID with a given counter value (``TemporaryIDSource`` hands them out).
+    init(entity: EntityDescription, temporaryKey: Int64) {
         self._entity = entity
-        self.rawKey = TemporaryIDSource.next()
+        self.rawKey = temporaryKey
         self.storeToken = 0
         self.isTemporary = true
     }

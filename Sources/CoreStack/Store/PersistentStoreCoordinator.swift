@@ -17,7 +17,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var store: (any PersistentStore)?
     private var rowCache = ObjectIDMap<RowSnapshot>()
-    private var permanentIDs = ObjectIDMap<ManagedObjectID>()
+    private var permanentIDs = PermanentIDRuns()
     private var rootContexts: [WeakContext] = []
     /// Serialises saves, so each one is one transaction in order.
     private let saveLock = NSLock()
@@ -135,8 +135,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             assigned.append(contentsOf: indexes)
         }
         lock.lock()
-        permanentIDs.reserveCapacity(permanentIDs.count + assigned.count)
-        for i in assigned { permanentIDs.updateValue(out[i], forKey: ids[i]) }
+        permanentIDs.record(temporary: assigned.lazy.map { ids[$0] }, permanent: assigned.lazy.map { out[$0] })
         lock.unlock()
         return out
     }

@@ -1,0 +1,69 @@
+/// The objects a context holds, by ID: permanent IDs in one table and the temporary IDs of
+/// unsaved inserts in another.
+///
+/// A save moves its inserts to their permanent IDs. With one table that meant removing 100,000
+/// temporary keys one at a time after a big insert; with two, the permanent keys go into their
+/// table and the temporary table is dropped at once when the save took every one of them.
+///
+/// ```swift
+/// var registry = ObjectRegistry()
+/// registry[object.objectID] = object
+/// registry[object.objectID]          // object
+/// registry.promote([object], from: [object.objectID], to: [permanentID])
+/// ```
+struct ObjectRegistry {
+    private var permanent = ObjectIDMap<ManagedObject>()
+    private var temporary = ObjectIDMap<ManagedObject>()
+
+    /// Number of objects.
+    var count: Int { permanent.count + temporary.count }
+
+    subscript(id: ManagedObjectID) -> ManagedObject? {
+        get { id.isTemporary ? temporary[id] : permanent[id] }
+        set {
+            if id.isTemporary { temporary[id] = newValue } else { permanent[id] = newValue }
+        }
+    }
+
+    /// Registers an object under an ID the caller knows is not registered.
+    mutating func insertNew(_ object: ManagedObject, forAbsentKey id: ManagedObjectID) {
+        if id.isTemporary {
+            temporary.insertNew(object, forAbsentKey: id)
+        } else {
+            permanent.insertNew(object, forAbsentKey: id)
+        }
+    }
+
+    /// Makes room for `extra` more objects with permanent IDs (what fetches register).
+    mutating func reservePermanent(_ extra: Int) {
+        permanent.reserveCapacity(permanent.count + extra)
+    }
+
+    /// Moves objects registered under the temporary IDs `old` to the permanent IDs `new` (all
+    /// three parallel) and sets each object's ``ManagedObject/objectID``.
+    mutating func promote(_ objects: [ManagedObject], from old: [ManagedObjectID], to new: [ManagedObjectID]) {
+        permanent.reserveCapacity(permanent.count + objects.count)
+        var moved = 0
+        for (o, (t, p)) in zip(objects, zip(old, new)) where t != p && t.isTemporary {
+            o.objectID = p
+            permanent.updateValue(o, forKey: p)
+            moved += 1
+        }
+        if moved == temporary.count {
+            // Every temporary key went (each is registered once): drop the table rather than
+            // empty it key by key.
+            temporary.removeAll()
+        } else {
+            for (t, p) in zip(old, new) where t != p && t.isTemporary { temporary.removeValue(forKey: t) }
+        }
+    }
+
+    /// Every object, permanent IDs first.
+    var values: [ManagedObject] { permanent.values + temporary.values }
+
+    /// Forgets every object.
+    mutating func removeAll() {
+        permanent.removeAll()
+        temporary.removeAll()
+    }
+}

@@ -1,0 +1,87 @@
+/// Where temporary IDs went when they were made permanent, kept as runs.
+///
+/// A coordinator remembers this so an ID handed out before a save (to a child context, a parent,
+/// a caller) still finds its object afterwards. Temporary IDs come from one counter and a save
+/// gives each entity's inserts consecutive primary keys, so a big insert maps a run of temporary
+/// keys onto a run of primary keys: one entry for 100,000 objects, where a hash map kept
+/// 100,000 entries that were never removed.
+///
+/// ```swift
+/// var runs = PermanentIDRuns()
+/// runs.record(temporary: [t1, t2], permanent: [p1, p2])
+/// runs[t2]            // p2
+/// ```
+struct PermanentIDRuns {
+    /// Temporary keys `firstTemporary ..< firstTemporary + count` of one entity became primary keys
+    /// `firstKey ..< firstKey + count` in one store.
+    private struct Run {
+        var firstTemporary: Int64
+        var count: Int64
+        var firstKey: Int64
+        /// Not retained, like ``ManagedObjectID``'s entity (see ``ModelRetention``).
+        unowned(unsafe) let entity: EntityDescription
+        let storeToken: UInt32
+
+        var endTemporary: Int64 { firstTemporary + count }
+
+        /// Whether `(t, p)` continues this run.
+        func continues(_ t: ManagedObjectID, _ p: ManagedObjectID) -> Bool {
+            t.rawKey == endTemporary && p.rawKey == firstKey + count && t._entity === entity
+                && p._entity === entity && p.storeToken == storeToken
+        }
+    }
+
+    /// Sorted by `firstTemporary`, not overlapping.
+    private var runs: [Run] = []
+
+    /// Number of runs (not of IDs).
+    var runCount: Int { runs.count }
+
+    /// The permanent ID a temporary one became, if it did.
+    subscript(id: ManagedObjectID) -> ManagedObjectID? {
+        guard id.isTemporary, !runs.isEmpty else { return nil }
+        // The last run starting at or before the key.
+        let after = position(of: id.rawKey)
+        guard after > 0 else { return nil }
+        let run = runs[after - 1]
+        guard id.rawKey < run.endTemporary, run.entity === id._entity else { return nil }
+        return ManagedObjectID(entity: run.entity, storeToken: run.storeToken, primaryKey: run.firstKey + (id.rawKey - run.firstTemporary))
+    }
+
+    /// Records that `temporary[i]` became `permanent[i]` (a temporary ID is recorded once).
+    mutating func record(temporary: some Sequence<ManagedObjectID>, permanent: some Sequence<ManagedObjectID>) {
+        var fresh: [Run] = []
+        for (t, p) in zip(temporary, permanent) where t.isTemporary && !p.isTemporary {
+            if let last = fresh.last, last.continues(t, p) {
+                fresh[fresh.count - 1].count += 1
+            } else {
+                fresh.append(Run(firstTemporary: t.rawKey, count: 1, firstKey: p.rawKey, entity: t._entity, storeToken: p.storeToken))
+            }
+        }
+        guard !fresh.isEmpty else { return }
+        fresh.sort { $0.firstTemporary < $1.firstTemporary }
+        for run in fresh {
+            // Usually after every run so far; a context that took its keys before another one
+            // saved puts its runs a little before the end.
+            if let last = runs.last, last.firstTemporary > run.firstTemporary {
+                runs.insert(run, at: position(of: run.firstTemporary))
+            } else {
+                runs.append(run)
+            }
+        }
+    }
+
+    /// The index of the first run starting after `key`.
+    private func position(of key: Int64) -> Int {
+        var low = 0
+        var high = runs.count
+        while low < high {
+            let mid = (low + high) / 2
+            if runs[mid].firstTemporary <= key { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Forgets every run.
+    mutating func removeAll() { runs.removeAll() }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import CoreStack
+
+@Suite("Temporary IDs after a save")
+struct TemporaryIDTests {
+    @Test("a temporary ID finds its object after the save made it permanent, in its context and in another")
+    func temporaryIDsStillFindTheirObjects() throws {
+        let stack = try TestStack(.sqlite)
+        let context = stack.context
+        let (temporary, permanent) = try context.performAndWait {
+            // Interleaved entities: each entity's temporary keys are not consecutive.
+            var objects: [ManagedObject] = []
+            for i in 0..<6 {
+                if i.isMultiple(of: 2) {
+                    let a = try context.insert(Author.self)
+                    a.name = "A\(i)"
+                    objects.append(a)
+                } else {
+                    let p = try context.insert(Publisher.self)
+                    p.name = "P\(i)"
+                    objects.append(p)
+                }
+            }
+            let temporary = objects.map(\.objectID)
+            try context.save()
+            let permanent = objects.map(\.objectID)
+            #expect(permanent.allSatisfy { !$0.isTemporaryID })
+            #expect(context.registeredObjects.count == 6)
+            for (t, o) in zip(temporary, objects) {
+                #expect(context.registeredObject(for: t) === o)
+                #expect(try context.existingObject(with: t) === o)
+            }
+            return (temporary, permanent)
+        }
+        let other = stack.newContext()
+        try other.performAndWait {
+            for (t, p) in zip(temporary, permanent) {
+                let o = try other.existingObject(with: t)
+                #expect(o.objectID == p)
+            }
+        }
+    }
+
+    @Test("giving some inserts permanent IDs leaves the others registered under their temporary IDs")
+    func partialPromotion() throws {
+        let stack = try TestStack(.inMemory)
+        let context = stack.context
+        try context.performAndWait {
+            let a = try context.insert(Author.self)
+            let b = try context.insert(Author.self)
+            let ta = a.objectID
+            let tb = b.objectID
+            try context.obtainPermanentIDs(for: [a])
+            #expect(!a.objectID.isTemporaryID && b.objectID.isTemporaryID)
+            #expect(context.registeredObject(for: a.objectID) === a)
+            #expect(context.registeredObject(for: ta) === a)
+            #expect(context.registeredObject(for: tb) === b)
+            #expect(context.registeredObjects.count == 2)
+            a.name = "A"
+            b.name = "B"
+            try context.save()
+            #expect(context.registeredObject(for: tb) === b)
+            #expect(context.registeredObject(for: b.objectID) === b)
+            #expect(context.registeredObjects.count == 2)
+        }
+    }
+
+    @Test("permanent-ID runs: one run for consecutive keys, separate runs per entity, merged out of order")
+    func permanentIDRuns() throws {
+        let model = try LibraryModel.make()
+        let author = try #require(model.entity(named: "Author"))
+        let publisher = try #require(model.entity(named: "Publisher"))
+        let token = StoreIdentifiers.token(for: "RUNS-TEST")
+        func perm(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, storeToken: token, primaryKey: k) }
+
+        // Counter values of our own: other tests take temporary IDs from the shared counter meanwhile.
+        func temp(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, temporaryKey: k) }
+        var runs = PermanentIDRuns()
+        let first = (1...1000).map { temp(author, $0) }
+        let later = (2001...2003).map { temp(publisher, $0) }
+        let mixed = [temp(author, 1001), temp(publisher, 1002), temp(author, 1003)]
+        runs.record(temporary: first, permanent: (1...1000).map { perm(author, Int64($0)) })
+        #expect(runs.runCount == 1)
+        // A batch with earlier keys recorded after a later one goes back into order.
+        runs.record(temporary: later, permanent: [perm(publisher, 1), perm(publisher, 2), perm(publisher, 3)])
+        runs.record(temporary: mixed, permanent: [perm(author, 2001), perm(publisher, 7), perm(author, 2002)])
+        #expect(runs.runCount == 5)
+        for (i, t) in first.enumerated() { #expect(runs[t] == perm(author, Int64(i + 1))) }
+        #expect(runs[later[2]] == perm(publisher, 3))
+        #expect(runs[mixed[0]] == perm(author, 2001))
+        #expect(runs[mixed[1]] == perm(publisher, 7))
+        #expect(runs[mixed[2]] == perm(author, 2002))
+        // Never recorded, and not temporary.
+        #expect(runs[temp(author, 1004)] == nil)
+        #expect(runs[temp(publisher, 1)] == nil)  // a key in a run of another entity
+        #expect(runs[perm(author, 5)] == nil)
+        runs.removeAll()
+        #expect(runs[first[0]] == nil)
+    }
+
+    @Test("sets of objects and IDs hash with their cheap mix and still find every member")
+    func cheapHashes() throws {
+        let stack = try TestStack(.inMemory)
+        let context = stack.context
+        try context.performAndWait {
+            let objects = try (0..<2000).map { i in
+                let a = try context.insert(Author.self)
+                a.name = "A\(i)"
+                return a
+            }
+            let set = Set(objects)
+            #expect(set.count == 2000)
+            #expect(objects.allSatisfy { set.contains($0) })
+            try context.save()
+            let ids = Set(objects.map(\.objectID))
+            #expect(ids.count == 2000)
+            let entity = objects[0].entity
+            for o in objects {
+                let key = try #require(o.objectID.primaryKey)
+                // A rebuilt ID is found: equal IDs hash alike.
+                #expect(ids.contains(ManagedObjectID(entity: entity, storeToken: o.objectID.storeToken, primaryKey: key)))
+            }
+            #expect(!ids.contains(ManagedObjectID(entity: entity, storeToken: objects[0].objectID.storeToken, primaryKey: 999_999)))
+        }
+    }
+}
