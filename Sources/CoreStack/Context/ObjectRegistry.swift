@@ -13,7 +13,7 @@
 /// ```
 struct ObjectRegistry {
     private var permanent = ObjectIDMap<ManagedObject>()
-    private var temporary = ObjectIDMap<ManagedObject>()
+    private var temporary = TemporaryObjectTable()
 
     /// Number of objects.
     var count: Int { permanent.count + temporary.count }
@@ -28,7 +28,7 @@ struct ObjectRegistry {
     /// Registers an object under an ID the caller knows is not registered.
     mutating func insertNew(_ object: ManagedObject, forAbsentKey id: ManagedObjectID) {
         if id.isTemporary {
-            temporary.insertNew(object, forAbsentKey: id)
+            temporary[id] = object
         } else {
             permanent.insertNew(object, forAbsentKey: id)
         }
@@ -54,7 +54,7 @@ struct ObjectRegistry {
             // empty it key by key.
             temporary.removeAll()
         } else {
-            for (t, p) in zip(old, new) where t != p && t.isTemporary { temporary.removeValue(forKey: t) }
+            for (t, p) in zip(old, new) where t != p && t.isTemporary { temporary[t] = nil }
         }
     }
 

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A key of a ``FastMap``: equatable, with a cheap, well-mixed 64-bit hash.
 protocol FastHashKey: Equatable {
     var fastHash: UInt64 { get }
@@ -158,16 +166,22 @@ final class FastMapStorage<Key: FastHashKey, Value> {
     init(capacity: Int) {
         self.capacity = capacity
         mask = capacity - 1
-        entries = .allocate(capacity: capacity)
-        // Only the hash of an empty bucket is set.
-        let raw = UnsafeMutableRawPointer(entries)
+        // Zeroed memory: every bucket starts empty (hash 0). A big table comes straight from the
+        // kernel already zeroed, so it is not written twice (and faulted in) before it is used.
         let stride = MemoryLayout<Entry>.stride
-        for i in 0..<capacity { raw.storeBytes(of: UInt64(0), toByteOffset: i * stride, as: UInt64.self) }
+        if let zeroed = calloc(capacity, stride) {
+            entries = zeroed.bindMemory(to: Entry.self, capacity: capacity)
+        } else {
+            entries = .allocate(capacity: capacity)
+            let raw = UnsafeMutableRawPointer(entries)
+            for i in 0..<capacity { raw.storeBytes(of: UInt64(0), toByteOffset: i * stride, as: UInt64.self) }
+        }
+        assert(MemoryLayout<Entry>.alignment <= 16, "calloc aligns to 16 bytes")
     }
 
     deinit {
         for i in 0..<capacity where hashAt(i) != 0 { (entries + i).deinitialize(count: 1) }
-        entries.deallocate()
+        free(entries)
     }
 
     @inline(__always)

@@ -125,3 +125,37 @@ struct TemporaryIDTests {
         }
     }
 }
+
+@Suite("TemporaryObjectTable")
+struct TemporaryObjectTableTests {
+    @Test("objects across pages are found, replaced and removed; a forged ID finds nothing")
+    func pages() throws {
+        let model = try LibraryModel.make()
+        let author = try #require(model.entity(named: "Author"))
+        let publisher = try #require(model.entity(named: "Publisher"))
+        var table = TemporaryObjectTable()
+        // Keys in three pages, written out of order so the page being filled changes.
+        let keys: [Int64] = Array(1...1500) + Array(5000...5010) + [1023, 1024]
+        var objects: [Int64: ManagedObject] = [:]
+        for k in keys where objects[k] == nil {
+            let id = ManagedObjectID(entity: author, temporaryKey: k)
+            let o = ManagedObject(entity: author, objectID: id)
+            objects[k] = o
+            table[id] = o
+        }
+        #expect(table.count == objects.count)
+        #expect(Set(table.values.map(ObjectIdentifier.init)) == Set(objects.values.map(ObjectIdentifier.init)))
+        for (k, o) in objects { #expect(table[ManagedObjectID(entity: author, temporaryKey: k)] === o) }
+        #expect(table[ManagedObjectID(entity: publisher, temporaryKey: 7)] == nil)
+        #expect(table[ManagedObjectID(entity: author, temporaryKey: 4000)] == nil)
+        // Remove from a page that is not the one being filled, then from the current one.
+        table[ManagedObjectID(entity: author, temporaryKey: 7)] = nil
+        table[ManagedObjectID(entity: author, temporaryKey: 5005)] = nil
+        table[ManagedObjectID(entity: author, temporaryKey: 4000)] = nil  // absent: no change
+        #expect(table.count == objects.count - 2)
+        #expect(table[ManagedObjectID(entity: author, temporaryKey: 7)] == nil)
+        #expect(table[ManagedObjectID(entity: author, temporaryKey: 8)] === objects[8])
+        for k in objects.keys { table[ManagedObjectID(entity: author, temporaryKey: k)] = nil }
+        #expect(table.count == 0 && table.values.isEmpty)
+    }
+}
