@@ -26,22 +26,15 @@ extension ManagedObjectContext {
         let insertedSet =
             announced.count == inserted.count && announced.allSatisfy({ insertedObjects.contains($0) })
             ? announced : Set(inserted)
-        var versions: [ManagedObjectID: Int64] = [:]
+        // Settle: everything saved is now committed. A root context settles each object as the
+        // coordinator caches its new row (one pass); a child as its parent took the changes.
         if parent != nil {
             try pushToParent(inserted: inserted, updated: updated, deleted: deleted)
-        } else {
-            versions = try saveToStore(inserted: inserted, updated: updated, deleted: deleted)
-        }
-        // Settle: everything saved is now committed (with the store's new row versions).
-        for objects in [inserted, updated] {
-            for o in objects {
-                var snapshot = o.currentSnapshot()
-                if let v = versions[o.objectID] { snapshot.version = v } else if parent == nil { snapshot.version += 1 }
-                o.committed = snapshot
-                o.committedToMany = [:]
-                for (slot, rel) in o.relations.enumerated() { if case let .toMany(set) = rel { o.committedToMany[slot] = set } }
-                o.changeState = .clean
+            for objects in [inserted, updated] {
+                for o in objects { Self.settle(o, as: o.currentSnapshot()) }
             }
+        } else {
+            try saveToStore(inserted: inserted, updated: updated, deleted: deleted)
         }
         for o in deleted {
             registered[o.objectID] = nil
@@ -59,6 +52,14 @@ extension ManagedObjectContext {
         postDidSave(saved)
     }
 
+    /// Marks a saved object clean with `snapshot` as its committed state.
+    private static func settle(_ o: ManagedObject, as snapshot: RowSnapshot) {
+        o.committed = snapshot
+        o.committedToMany = [:]
+        for (slot, rel) in o.relations.enumerated() { if case let .toMany(set) = rel { o.committedToMany[slot] = set } }
+        o.changeState = .clean
+    }
+
     /// The IDs of `objects`, hashed straight into a set of the right size.
     private static func objectIDs(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
         var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
@@ -68,10 +69,10 @@ extension ManagedObjectContext {
 
     // MARK: Root save
 
-    /// Writes the changes in one transaction and returns the rows' new versions.
+    /// Writes the changes in one transaction and settles the saved objects with their new rows.
     private func saveToStore(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> [ManagedObjectID: Int64] {
+    ) throws {
         let coordinator = persistentStoreCoordinator
         let store = try coordinator.requireStore()
         if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
@@ -82,7 +83,10 @@ extension ManagedObjectContext {
             attempts += 1
             let request = storeSaveRequest(inserted: inserted, updated: updated, deleted: deleted)
             do {
-                return try coordinator.save(request)
+                try coordinator.save(request) { i, snapshot in
+                    Self.settle(i < inserted.count ? inserted[i] : updated[i - inserted.count], as: snapshot)
+                }
+                return
             } catch let CoreStackError.mergeConflict(conflicts) where mergePolicy != .error && attempts < 4 {
                 try resolve(conflicts)
             }

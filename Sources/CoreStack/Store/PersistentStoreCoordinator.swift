@@ -220,26 +220,34 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Writes a save and updates the row cache with the new rows.
-    func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
+    /// Writes a save, then caches each written row's new snapshot and hands it to `committed`
+    /// with the row's index (the inserted rows, then the updated ones), in one pass: the saving
+    /// context settles each object while its row is at hand. `committed` runs under the
+    /// coordinator's lock and must not call back into the coordinator.
+    func save(_ request: consuming StoreSaveRequest, committed: (Int, RowSnapshot) -> Void) throws {
         let store = try requireStore()
         saveLock.lock()
         defer { saveLock.unlock() }
         let versions = try store.save(request)
         lock.lock()
+        defer { lock.unlock() }
         rowCache.reserveCapacity(rowCache.count + request.inserted.count + request.updated.count)
-        for changes in [request.inserted, request.updated] {
-            for change in changes {
-                rowCache.updateValue(
-                    RowSnapshot(
-                        values: change.values, toOne: change.toOne,
-                        version: versions[change.objectID] ?? change.expectedVersion + 1),
-                    forKey: change.objectID)
+        let insertedCount = request.inserted.count
+        func settle(_ changes: inout [StoreRowChange], from base: Int) {
+            // By index, dropping each change's values once cached: a `for change in changes` copy
+            // retains every array, and the request's release would walk every row once more.
+            for i in changes.indices {
+                let id = changes[i].objectID
+                let version = versions.isEmpty ? changes[i].expectedVersion + 1 : versions[id] ?? changes[i].expectedVersion + 1
+                let snapshot = RowSnapshot(values: changes[i].values, toOne: changes[i].toOne, version: version)
+                changes[i].values = []
+                rowCache.updateValue(snapshot, forKey: id)
+                committed(base + i, snapshot)
             }
         }
+        settle(&request.inserted, from: 0)
+        settle(&request.updated, from: insertedCount)
         for d in request.deleted { rowCache[d.objectID] = nil }
-        lock.unlock()
-        return versions
     }
 
     /// Forgets every cached row (after the store changed behind the coordinator's back).

@@ -123,14 +123,10 @@ extension SQLiteStore {
                 }
             }
 
-            for change in request.inserted + request.updated where !change.toMany.isEmpty {
-                let plan = try plan(for: change.objectID)
-                let pk = try key(change.objectID)
-                for toMany in change.toMany {
-                    guard toMany.slot >= 0, toMany.slot < plan.mapping.toMany.count,
-                        let mapping = plan.mapping.toMany[toMany.slot]
-                    else { continue }
-                    try writeToMany(db, mapping: mapping, source: pk, change: toMany)
+            // By index, without concatenating: a copy of each change retains its arrays.
+            for changes in [request.inserted, request.updated] {
+                for i in changes.indices where !changes[i].toMany.isEmpty {
+                    try writeToMany(db, changes[i])
                 }
             }
 
@@ -159,6 +155,18 @@ extension SQLiteStore {
             }
             // Every written row got expectedVersion + 1, which callers assume: nothing to list.
             return [:]
+        }
+    }
+
+    /// Writes the to-many changes of one inserted or updated row.
+    private func writeToMany(_ db: Database, _ change: StoreRowChange) throws {
+        let plan = try plan(for: change.objectID)
+        let pk = try key(change.objectID)
+        for toMany in change.toMany {
+            guard toMany.slot >= 0, toMany.slot < plan.mapping.toMany.count,
+                let mapping = plan.mapping.toMany[toMany.slot]
+            else { continue }
+            try writeToMany(db, mapping: mapping, source: pk, change: toMany)
         }
     }
 
