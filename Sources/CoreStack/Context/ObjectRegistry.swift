@@ -45,13 +45,13 @@ struct ObjectRegistry {
         permanent.reserveCapacity(permanent.count + objects.count)
         var moved = 0
         for (o, (t, p)) in zip(objects, zip(old, new)) where t != p && t.isTemporary {
+            // Counted only when registered here, so `moved` is exact.
+            if temporary[t] === o { moved += 1 }
             o.objectID = p
             permanent.updateValue(o, forKey: p)
-            moved += 1
         }
         if moved == temporary.count {
-            // Every temporary key went (each is registered once): drop the table rather than
-            // empty it key by key.
+            // Every temporary key went: drop the table rather than empty it key by key.
             temporary.removeAll()
         } else {
             for (t, p) in zip(old, new) where t != p && t.isTemporary { temporary[t] = nil }
