@@ -238,7 +238,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             // retains every array, and the request's release would walk every row once more.
             for i in changes.indices {
                 let id = changes[i].objectID
-                let version = versions.isEmpty ? changes[i].expectedVersion + 1 : versions[id] ?? changes[i].expectedVersion + 1
+                let next = changes[i].expectedVersion + 1
+                let version = versions.isEmpty ? next : versions[id] ?? next
                 let snapshot = RowSnapshot(values: changes[i].values, toOne: changes[i].toOne, version: version)
                 changes[i].values = []
                 rowCache.updateValue(snapshot, forKey: id)
