@@ -73,18 +73,21 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var emptyRelations: [RelationSlot] = []
     var attributeSlots: [String: Int] = [:]
     var relationshipSlots: [String: Int] = [:]
-    /// Attribute slots of typed properties, by their wrapper's storage key path (see ``Attribute``).
+    /// Attribute slots of typed properties, by the bits of their wrapper's key (see ``Attribute``).
+    ///
+    /// A wrapper's key is a string literal, and a literal is immortal: its two words (the
+    /// characters themselves for a short one, the address and length of constant text otherwise)
+    /// name it for the life of the process, so they are compared instead of the characters.
+    /// Keys that are not immortal are looked up by name and never entered here.
     ///
     /// Reads take no lock: an entry is written once, under a lock, into a fixed buffer, then
     /// published by storing the new count with release ordering; a reader loads the count with
-    /// acquire ordering and scans that many entries. The key path objects are kept (so their
-    /// addresses cannot be reused) and compared by identity; when the buffer is full the wrappers
-    /// look slots up by name. The entries live in the entity itself, so a read retains nothing.
+    /// acquire ordering and scans that many entries. When the buffer is full the wrappers look
+    /// slots up by name. The entries live in the entity itself, so a read retains nothing.
     @usableFromInline let wrapperSlotCount = Atomic<Int>(0)
-    @usableFromInline let wrapperSlotEntries: UnsafeMutablePointer<(key: UInt, slot: Int)> = .allocate(capacity: EntityDescription.wrapperSlotCapacity)
+    @usableFromInline let wrapperSlotEntries: UnsafeMutablePointer<WrapperSlotEntry> = .allocate(capacity: EntityDescription.wrapperSlotCapacity)
     private static let wrapperSlotCapacity = 256
     private let wrapperSlotLock = NSLock()
-    private var wrapperKeyPaths: [AnyKeyPath] = []
 
     /// Declares an entity.
     ///
@@ -283,26 +286,56 @@ public enum EntityBuilder {
 }
 
 extension EntityDescription {
-    /// The attribute slot the typed wrapper whose storage key path is `keyPath` reads, if the
-    /// entity has seen that wrapper before.
+    /// The attribute slot of the typed wrapper whose key is `key`, if the entity has seen that
+    /// key's literal before.
     // Inlinable so the wrappers' reads, inlined into the subclasses' modules, scan in place.
     @inlinable @inline(__always)
-    func wrapperSlot(for keyPath: AnyKeyPath) -> Int? {
-        let key = UInt(bitPattern: ObjectIdentifier(keyPath))
+    func wrapperSlot(forKey key: String) -> Int? {
+        let bits = WrapperSlotEntry.bits(of: key)
         let n = wrapperSlotCount.load(ordering: .acquiring)
-        for i in 0..<n where wrapperSlotEntries[i].key == key { return wrapperSlotEntries[i].slot }
+        for i in 0..<n where wrapperSlotEntries[i].low == bits.low && wrapperSlotEntries[i].high == bits.high {
+            return Int(wrapperSlotEntries[i].slot)
+        }
         return nil
     }
 
-    /// Remembers the slot of a wrapper's storage key path.
+    /// Remembers the slot of a wrapper's key, when the key is an immortal string (a literal).
     @usableFromInline
-    func rememberWrapperSlot(_ slot: Int, for keyPath: AnyKeyPath) {
+    func rememberWrapperSlot(_ slot: Int, forKey key: String) {
+        let bits = WrapperSlotEntry.bits(of: key)
+        guard WrapperSlotEntry.isImmortal(bits) else { return }
         wrapperSlotLock.lock()
         defer { wrapperSlotLock.unlock() }
         let n = wrapperSlotCount.load(ordering: .relaxed)
-        guard n < Self.wrapperSlotCapacity, wrapperSlot(for: keyPath) == nil else { return }
-        wrapperKeyPaths.append(keyPath)
-        (wrapperSlotEntries + n).initialize(to: (UInt(bitPattern: ObjectIdentifier(keyPath)), slot))
+        guard n < Self.wrapperSlotCapacity, wrapperSlot(forKey: key) == nil else { return }
+        (wrapperSlotEntries + n).initialize(to: WrapperSlotEntry(low: bits.low, high: bits.high, slot: Int64(slot)))
         wrapperSlotCount.store(n + 1, ordering: .releasing)
+    }
+}
+
+/// One remembered wrapper key: the two words of an immortal string and the slot it names.
+@usableFromInline
+struct WrapperSlotEntry {
+    @usableFromInline var low: UInt64
+    @usableFromInline var high: UInt64
+    @usableFromInline var slot: Int64
+
+    @usableFromInline init(low: UInt64, high: UInt64, slot: Int64) {
+        self.low = low
+        self.high = high
+        self.slot = slot
+    }
+
+    /// The two words a `String` is made of (64-bit platforms).
+    @inlinable @inline(__always)
+    static func bits(of key: String) -> (low: UInt64, high: UInt64) {
+        unsafeBitCast(key, to: (UInt64, UInt64).self)
+    }
+
+    /// Whether the string is immortal (a literal, or short enough to be held inline): the top bit
+    /// of its second word, in Swift's string layout on 64-bit platforms. Only such a string's
+    /// words stay its own for the life of the process.
+    static func isImmortal(_ bits: (low: UInt64, high: UInt64)) -> Bool {
+        bits.high >> 63 == 1
     }
 }

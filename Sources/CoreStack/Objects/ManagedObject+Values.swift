@@ -36,8 +36,8 @@ extension ManagedObject {
     /// The value of the attribute a typed wrapper reads, when the entity already knows the
     /// wrapper's slot (nil otherwise): the wrappers' fast path, one call with nothing retained.
     @inlinable @inline(__always)
-    final func attributeValue(cachedFor wrapperKeyPath: AnyKeyPath) throws -> AttributeValue? {
-        guard let slot = entity.wrapperSlot(for: wrapperKeyPath) else { return nil }
+    final func attributeValue(cachedFor key: String) throws -> AttributeValue? {
+        guard let slot = entity.wrapperSlot(forKey: key) else { return nil }
         return try attributeValue(atSlot: slot)
     }
 

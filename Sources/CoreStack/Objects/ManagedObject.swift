@@ -33,7 +33,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // Storage: one slot per attribute and per relationship (see DESIGN.md). The one-byte states
     // and the 4-byte set positions come last, packed together: stored properties are laid out in
     // declaration order, and every byte of an object counts when a fetch makes 100,000 of them.
-    @usableFromInline final var values: [AttributeValue] = []
+    // The hot fields opt out of run-time exclusivity checks (two `swift_beginAccess` calls per
+    // property read otherwise); CoreStack never holds overlapping accesses to them.
+    @exclusivity(unchecked) @usableFromInline final var values: [AttributeValue] = []
     var relations: [RelationSlot] = []
     /// The values as last fetched or saved.
     var committed: RowSnapshot?
@@ -44,7 +46,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The last error a typed property accessor (``Attribute``, ``ToOne``…) swallowed: accessors
     /// cannot throw, so a refused value or a fault that could not fire is recorded here.
     public var lastAccessorError: (any Error)?
-    @usableFromInline final var faultState: FaultState = .fault
+    @exclusivity(unchecked) @usableFromInline final var faultState: FaultState = .fault
     var changeState: ChangeState = .clean
     /// In the context's pending insertions or updates (the next objectsDidChange): lets a change
     /// skip re-recording an object already pending, without loading its context.

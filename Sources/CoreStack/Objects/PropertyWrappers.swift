@@ -26,7 +26,7 @@ public struct Attribute<Value: AttributeValueConvertible> {
 
     // Inlinable so that subclasses in other modules get it specialised for their value types
     // (no generic metadata look-ups on each access).
-    @inlinable
+    @inlinable @inline(__always)
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
@@ -34,7 +34,10 @@ public struct Attribute<Value: AttributeValueConvertible> {
     ) -> Value {
         get {
             do {
-                let value = try object.attributeValue(cachedFor: storageKeyPath) ?? object.attributeValue(atSlot: slot(of: object, storageKeyPath))
+                // The key is read straight from the object's field (the literal key path folds
+                // away once this is inlined), so an access instantiates no key path object.
+                let key = object[keyPath: storageKeyPath].key
+                let value = try object.attributeValue(cachedFor: key) ?? object.attributeValue(atSlot: slot(of: object, key: key))
                 return Value(attributeValue: value) ?? Value.absentValue
             } catch {
                 object.lastAccessorError = error
@@ -42,18 +45,18 @@ public struct Attribute<Value: AttributeValueConvertible> {
             }
         }
         set {
-            do { try object.setAttribute(slot: try slot(of: object, storageKeyPath), newValue.attributeValue) } catch {
+            do { try object.setAttribute(slot: try slot(of: object, key: object[keyPath: storageKeyPath].key), newValue.attributeValue) } catch {
                 object.lastAccessorError = error
             }
         }
     }
 
-    /// The attribute slot the wrapper at `storageKeyPath` reads, remembered per entity.
+    /// The attribute slot a wrapper with this key reads, remembered per entity.
     @inlinable
-    static func slot<Object: ManagedObject>(of object: Object, _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>) throws -> Int {
-        if let slot = object.entity.wrapperSlot(for: storageKeyPath) { return slot }
-        let slot = try object.entity.attributeSlot(object[keyPath: storageKeyPath].key)
-        object.entity.rememberWrapperSlot(slot, for: storageKeyPath)
+    static func slot(of object: ManagedObject, key: String) throws -> Int {
+        if let slot = object.entity.wrapperSlot(forKey: key) { return slot }
+        let slot = try object.entity.attributeSlot(key)
+        object.entity.rememberWrapperSlot(slot, forKey: key)
         return slot
     }
 }
