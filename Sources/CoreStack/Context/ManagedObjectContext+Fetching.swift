@@ -15,13 +15,16 @@ extension ManagedObjectContext {
         let ids: [ManagedObjectID]
         processPendingChanges()
         if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: request.storeRequest(entity: entity)) {
-            let fetched = try persistentStoreCoordinator.fetchRows(request.storeRequest(entity: entity))
             if request.returnsObjectsAsFaults {
+                let fetched = try persistentStoreCoordinator.fetchRows(request.storeRequest(entity: entity))
                 ids = fetched.map { $0.objectID }
                 persistentStoreCoordinator.cache(fetched)
             } else {
-                // Objects filled from the rows take their IDs from them: no separate ID array.
-                let out: [T] = try objects(consuming: consume fetched)
+                // Objects are filled from the rows as the store reads them: no separate ID array.
+                // The loop is not generic (a generic one looks type metadata up per row); every
+                // object it returns was checked to be a `T`, so the array is one of `T`s.
+                let objects = try streamedObjects(request.storeRequest(entity: entity), of: T.self) { $0 is T }
+                let out = unsafeBitCast(objects, to: [T].self)
                 if !request.relationshipKeyPathsForPrefetching.isEmpty { try fireFaults(out) }
                 for path in request.relationshipKeyPathsForPrefetching {
                     try prefetch(path.split(separator: ".").map(String.init)[...], for: out)
@@ -85,40 +88,58 @@ extension ManagedObjectContext {
         return typed
     }
 
-    /// Objects for rows read from the store, in the rows' order: faults among them are filled
+    /// Objects for the rows of a store fetch, in the rows' order: faults among them are filled
     /// from their rows, which also go into the coordinator's row cache.
     ///
-    /// The rows are consumed from the end, a chunk of 256 at a time (cached, then turned into
-    /// objects): taking a row off the array moves it, so the array is never walked again to
-    /// release it. `awakeFromFetch` is therefore called from the last object to the first.
-    private func objects<T: ManagedObject>(consuming rows: consuming [StoreRow]) throws -> [T] {
-        let count = rows.count
-        registered.reservePermanent(count)
-        persistentStoreCoordinator.reserveRowCache(count)
-        return try [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            // Filled from the end: on an error, the filled suffix is released here.
-            var end = count
-            do {
-                while end > 0 {
-                    let start = max(0, end - 256)
-                    rows.withUnsafeBufferPointer { persistentStoreCoordinator.cache(UnsafeBufferPointer(rebasing: $0[start..<end])) }
-                    while end > start, let row = rows.popLast() {
-                        let o = try registeredObject(canonicalOrTemporary: row.objectID, as: T.self)
-                        if o.isFault {
-                            o.materialize(from: row.snapshot)
-                            o.awakeFromFetch()
-                        }
-                        end -= 1
-                        buffer.initializeElement(at: end, to: o)
-                    }
+    /// The store hands the rows over a chunk at a time as it reads them, and each row becomes its
+    /// object while it is still in the processor's cache; the row's snapshot moves into the
+    /// object. `awakeFromFetch` runs once the store is done, in the rows' order, since it may fire
+    /// faults and the store cannot be called back while it reads.
+    private func streamedObjects(
+        _ request: StoreFetchRequest, of type: ManagedObject.Type, isOfType: (ManagedObject) -> Bool
+    ) throws -> [ManagedObject] {
+        var out: [ManagedObject] = []
+        /// Bit i: out[i] was filled here and is owed its `awakeFromFetch`.
+        var filled: [UInt64] = []
+        var reserved = false
+        try persistentStoreCoordinator.fetchRows(request) { rows, expected in
+            if !reserved {
+                reserved = true
+                out.reserveCapacity(expected)
+                registered.reservePermanent(expected)
+                filled.reserveCapacity((expected + 63) / 64)
+            }
+            // Reversed, then taken from the end: each row moves out of the chunk in order.
+            rows.reverse()
+            while let row = rows.popLast() {
+                let id = row.objectID
+                // A store's IDs are permanent and canonical: one probe finds or registers the
+                // object. (No closure capturing the context: retaining a context, which objects
+                // reference weakly, takes the runtime's slow path.)
+                let o = id.isTemporaryID
+                    ? (registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id)))
+                    : registered.object(forPermanent: id, orInsert: { makeObject(for: id) })
+                if Swift.type(of: o) != type, !isOfType(o) {
+                    throw CoreStackError.typeMismatch(
+                        entity: o.entity.name, key: "(fetch)", expected: "\(type)", got: "an object of class \(Swift.type(of: o))")
                 }
-                initialized = count
-            } catch {
-                if end < count, let base = buffer.baseAddress { (base + end).deinitialize(count: count - end) }
-                initialized = 0
-                throw error
+                let i = out.count
+                if i & 63 == 0 { filled.append(0) }
+                if o.isFault {
+                    o.materialize(consuming: row.snapshot)
+                    filled[i >> 6] |= 1 << UInt64(i & 63)
+                }
+                out.append(o)
             }
         }
+        for (w, word) in filled.enumerated() where word != 0 {
+            var bits = word
+            while bits != 0 {
+                out[w << 6 | bits.trailingZeroBitCount].awakeFromFetch()
+                bits &= bits - 1
+            }
+        }
+        return out
     }
 
     /// Fetches object IDs only.

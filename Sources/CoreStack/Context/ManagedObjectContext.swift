@@ -57,7 +57,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }()
     static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
 
-    var registered = ObjectRegistry()
+    @exclusivity(unchecked) var registered = ObjectRegistry()
     var insertedObjects = ObjectSet(.inserted)
     var updatedObjects = ObjectSet(.updated)
     var deletedObjects = ObjectSet(.deleted)

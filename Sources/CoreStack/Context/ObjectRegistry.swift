@@ -34,6 +34,13 @@ struct ObjectRegistry {
         }
     }
 
+    /// The object registered under a permanent ID, or the one `make` creates, registered: one
+    /// probe either way. `make` must not touch the registry.
+    @inline(__always)
+    mutating func object(forPermanent id: ManagedObjectID, orInsert make: () -> ManagedObject) -> ManagedObject {
+        permanent.value(forKey: id, orInsert: make)
+    }
+
     /// Makes room for `extra` more objects with permanent IDs (what fetches register).
     mutating func reservePermanent(_ extra: Int) {
         permanent.reserveCapacity(permanent.count + extra)

@@ -86,6 +86,14 @@ struct FastMap<Key: FastHashKey, Value>: Sequence {
         return nil
     }
 
+    /// The value of `key`, or the one `make` creates, inserted: one probe either way. `make` must
+    /// not touch the map.
+    @inline(__always)
+    mutating func value(forKey key: Key, orInsert make: () throws -> Value) rethrows -> Value {
+        let h = Self.hash(key)
+        return try uniqueStorage(forAdding: 1).findOrInsert(key, hash: h, make)
+    }
+
     /// Inserts `value` unless `key` is present; returns whether it did.
     @discardableResult
     mutating func insertIfAbsent(_ value: Value, forKey key: Key) -> Bool {
@@ -211,6 +219,23 @@ final class FastMapStorage<Key: FastHashKey, Value> {
         let old = entries[i].value
         entries[i].value = value
         return old
+    }
+
+    /// The value of `key`, or the one `make` creates, inserted where the probe ended; the caller
+    /// made room.
+    @inline(__always)
+    func findOrInsert(_ key: Key, hash h: UInt64, _ make: () throws -> Value) rethrows -> Value {
+        var i = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let stored = hashAt(i)
+            if stored == 0 { break }
+            if stored == h && entries[i].key == key { return entries[i].value }
+            i = (i + 1) & mask
+        }
+        let value = try make()
+        (entries + i).initialize(to: Entry(hash: h, key: key, value: value))
+        count += 1
+        return value
     }
 
     /// Inserts a key known to be absent; the caller made room.

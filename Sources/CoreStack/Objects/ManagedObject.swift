@@ -36,24 +36,24 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // The hot fields opt out of run-time exclusivity checks (two `swift_beginAccess` calls per
     // property read otherwise); CoreStack never holds overlapping accesses to them.
     @exclusivity(unchecked) @usableFromInline final var values: [AttributeValue] = []
-    var relations: [RelationSlot] = []
+    @exclusivity(unchecked) var relations: [RelationSlot] = []
     /// The values as last fetched or saved.
-    var committed: RowSnapshot?
+    @exclusivity(unchecked) var committed: RowSnapshot?
     /// To-many destinations as first loaded or last saved, by slot.
-    var committedToMany: [Int: OrderedSet<ManagedObjectID>] = [:]
+    @exclusivity(unchecked) var committedToMany: [Int: OrderedSet<ManagedObjectID>] = [:]
     /// The batch of faults this object was fetched with, for firing them together.
-    var faultBatch: FaultBatch?
+    @exclusivity(unchecked) var faultBatch: FaultBatch?
     /// The last error a typed property accessor (``Attribute``, ``ToOne``…) swallowed: accessors
     /// cannot throw, so a refused value or a fault that could not fire is recorded here.
     public var lastAccessorError: (any Error)?
     @exclusivity(unchecked) @usableFromInline final var faultState: FaultState = .fault
-    var changeState: ChangeState = .clean
+    @exclusivity(unchecked) var changeState: ChangeState = .clean
     /// In the context's pending insertions or updates (the next objectsDidChange): lets a change
     /// skip re-recording an object already pending, without loading its context.
-    var pendingInsertion = false
-    var pendingUpdate = false
+    @exclusivity(unchecked) var pendingInsertion = false
+    @exclusivity(unchecked) var pendingUpdate = false
     /// The object's position in each of its context's change sets (see ``ObjectSet``).
-    var setPositions = ObjectSetPositions()
+    @exclusivity(unchecked) var setPositions = ObjectSetPositions()
 
     @usableFromInline enum FaultState { case fault, materialized }
     enum ChangeState { case clean, inserted, updated, deleted }
@@ -141,6 +141,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         }
         committed = snapshot
         committedToMany = toMany
+        faultState = .materialized
+        faultBatch = nil
+    }
+
+    /// Fills the slots from a snapshot the caller gives up (a fetched row): the snapshot becomes
+    /// the committed state without a copy. For entities without relationships only.
+    func materialize(consuming snapshot: consuming RowSnapshot) {
+        guard entity.allRelationships.isEmpty else { return materialize(from: snapshot) }
+        values = snapshot.values
+        relations = []
+        committed = consume snapshot
+        committedToMany = [:]
         faultState = .materialized
         faultBatch = nil
     }

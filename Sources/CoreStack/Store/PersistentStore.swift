@@ -23,6 +23,19 @@ public protocol PersistentStore: AnyObject, Sendable {
 
     /// The rows matching a request, ordered and limited as it says.
     func fetch(_ request: StoreFetchRequest) throws -> [StoreRow]
+    /// The rows matching a request, handed to `body` a chunk at a time as they are read, with the
+    /// number of rows the whole fetch is expected to return (an estimate, for reserving room).
+    ///
+    /// `body` may take rows out of the chunk (what it leaves is released). It runs while the
+    /// store is reading, so it must not call back into the store. The default implementation
+    /// hands over ``fetch(_:)``'s result as one chunk.
+    ///
+    /// ```swift
+    /// try store.fetch(request) { rows, expected in
+    ///     while let row = rows.popLast() { use(row) }
+    /// }
+    /// ```
+    func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws
     /// How many rows match a request (limit and offset applied).
     func count(_ request: StoreFetchRequest) throws -> Int
     /// The rows of these objects (for firing faults in batches); missing rows are left out.
@@ -37,4 +50,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// `expectedVersion + 1`; the result lists only rows whose new version is something else
     /// (callers assume `expectedVersion + 1` for the rest), so a store may return an empty map.
     func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64]
+}
+
+extension PersistentStore {
+    public func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
+        var rows = try fetch(request)
+        try body(&rows, rows.count)
+    }
 }

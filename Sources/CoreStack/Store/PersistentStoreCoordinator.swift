@@ -153,6 +153,25 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try requireStore().fetch(request)
     }
 
+    /// Rows from the store a chunk at a time as they are read (see
+    /// ``PersistentStore/fetch(_:chunks:)``): each chunk goes into the row cache, then to `body`,
+    /// while it is still in the processor's cache. `body` runs while the store is reading, so it
+    /// must not call back into the store (fire no fault); it runs outside the coordinator's lock.
+    func fetchRows(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
+        var reserved = false
+        try requireStore().fetch(request) { rows, expected in
+            lock.lock()
+            if !reserved {
+                reserved = true
+                rowCache.reserveCapacity(rowCache.count + expected)
+            }
+            rowCache.reserveCapacity(rowCache.count + rows.count)
+            for i in rows.indices { rowCache.updateValue(rows[i].snapshot, forKey: rows[i].objectID) }
+            lock.unlock()
+            try body(&rows, expected)
+        }
+    }
+
     /// Puts rows read from the store into the row cache.
     func cache(_ rows: [StoreRow]) {
         rows.withUnsafeBufferPointer { cache($0) }
@@ -164,13 +183,6 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         rowCache.reserveCapacity(rowCache.count + rows.count)
         // By index: a `for r in rows` copy would retain and release each row's parts once more.
         for i in rows.indices { rowCache.updateValue(rows[i].snapshot, forKey: rows[i].objectID) }
-        lock.unlock()
-    }
-
-    /// Makes room in the row cache for `count` more rows.
-    func reserveRowCache(_ count: Int) {
-        lock.lock()
-        rowCache.reserveCapacity(rowCache.count + count)
         lock.unlock()
     }
 

@@ -20,9 +20,16 @@ struct FastMapTests {
         for step in 0..<20_000 {
             // Few distinct hashes: long probe runs, which wrap around the table's end.
             let key = CollidingKey(id: Int(rng.next() % 600), bucketHint: rng.next() % 7 &* 0x1_0000_0001 | 0xF)
-            switch rng.next() % 4 {
+            switch rng.next() % 5 {
             case 0, 1:
                 #expect(map.updateValue(step, forKey: key) == oracle.updateValue(step, forKey: key))
+            case 4:
+                // Find or insert: returns the present value, or inserts the made one.
+                var made = false
+                let got = map.value(forKey: key, orInsert: { made = true; return step })
+                #expect(made == (oracle[key] == nil))
+                if oracle[key] == nil { oracle[key] = step }
+                #expect(got == oracle[key])
             case 2:
                 #expect(map.removeValue(forKey: key) == oracle.removeValue(forKey: key))
             default:

@@ -19,6 +19,43 @@ extension SQLiteStore {
         }
     }
 
+    /// How many rows a streamed fetch hands over at a time: small enough that a chunk is still in
+    /// the processor's cache when its consumer turns it into objects.
+    static let chunkSize = 256
+
+    public func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
+        let expected = try expectedCount(request)
+        try readStatement { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: false)
+            let statement = try db.cachedStatement(sql: sql)
+            var chunk: [StoreRow] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            var decoder = RowDecoder(store: self)
+            var delivered = 0
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                guard let r = decoder.decode(h) else { return }
+                chunk.append(r)
+                if chunk.count == Self.chunkSize {
+                    delivered += chunk.count
+                    try body(&chunk, Swift.max(expected, delivered))
+                    chunk.removeAll(keepingCapacity: true)
+                }
+            }
+            if !chunk.isEmpty { try body(&chunk, Swift.max(expected, delivered + chunk.count)) }
+        }
+    }
+
+    /// The number of rows a fetch may return, cheaply: the entity tree's highest primary key
+    /// (`Z_MAX`), capped by the fetch limit; 0 when a predicate makes any guess idle.
+    private func expectedCount(_ request: StoreFetchRequest) throws -> Int {
+        guard request.predicate == nil, let root = try? schema.mapping(for: request.entity.rootEntity) else { return 0 }
+        let max = try readStatement { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [root.number])
+        }
+        let rows = Swift.max(0, (max ?? 0) - request.fetchOffset)
+        return request.fetchLimit > 0 ? Swift.min(rows, request.fetchLimit) : rows
+    }
+
     public func count(_ request: StoreFetchRequest) throws -> Int {
         try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: true)
