@@ -44,7 +44,6 @@ extension ManagedObjectContext {
         }
         var out: [T] = []
         out.reserveCapacity(ids.count)
-        registered.reservePermanent(ids.count)
         var allMaterialized = true
         for id in ids {
             let o = try registeredObject(canonicalOrTemporary: id, as: T.self)
@@ -106,7 +105,6 @@ extension ManagedObjectContext {
             if !reserved {
                 reserved = true
                 out.reserveCapacity(expected)
-                registered.reservePermanent(expected)
                 filled.reserveCapacity((expected + 63) / 64)
             }
             // Reversed, then taken from the end: each row moves out of the chunk in order.

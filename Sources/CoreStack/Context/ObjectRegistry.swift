@@ -1,5 +1,7 @@
-/// The objects a context holds, by ID: permanent IDs in one table and the temporary IDs of
-/// unsaved inserts in another.
+/// The objects a context holds, by ID: permanent IDs in one table (pages by primary key, see
+/// ``PrimaryKeyTable``) and the temporary IDs of unsaved inserts in another.
+///
+/// The permanent table is shared by copies: a context keeps its one registry in place.
 ///
 /// A save moves its inserts to their permanent IDs. With one table that meant removing 100,000
 /// temporary keys one at a time after a big insert; with two, the permanent keys go into their
@@ -12,7 +14,7 @@
 /// registry.promote([object], from: [object.objectID], to: [permanentID])
 /// ```
 struct ObjectRegistry {
-    private var permanent = ObjectIDMap<ManagedObject>()
+    private let permanent = PrimaryKeyTable<ManagedObject>()
     private var temporary = TemporaryObjectTable()
 
     /// Number of objects.
@@ -30,7 +32,7 @@ struct ObjectRegistry {
         if id.isTemporary {
             temporary[id] = object
         } else {
-            permanent.insertNew(object, forAbsentKey: id)
+            permanent.setValue(object, forKey: id)
         }
     }
 
@@ -41,21 +43,15 @@ struct ObjectRegistry {
         permanent.value(forKey: id, orInsert: make)
     }
 
-    /// Makes room for `extra` more objects with permanent IDs (what fetches register).
-    mutating func reservePermanent(_ extra: Int) {
-        permanent.reserveCapacity(permanent.count + extra)
-    }
-
     /// Moves objects registered under the temporary IDs `old` to the permanent IDs `new` (all
     /// three parallel) and sets each object's ``ManagedObject/objectID``.
     mutating func promote(_ objects: [ManagedObject], from old: [ManagedObjectID], to new: [ManagedObjectID]) {
-        permanent.reserveCapacity(permanent.count + objects.count)
         var moved = 0
         for (o, (t, p)) in zip(objects, zip(old, new)) where t != p && t.isTemporary {
             // Counted only when registered here, so `moved` is exact.
             if temporary[t] === o { moved += 1 }
             o.objectID = p
-            permanent.updateValue(o, forKey: p)
+            permanent.setValue(o, forKey: p)
         }
         if moved == temporary.count {
             // Every temporary key went: drop the table rather than empty it key by key.

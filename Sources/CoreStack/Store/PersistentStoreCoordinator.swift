@@ -16,7 +16,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     private let lock = NSRecursiveLock()
     private var store: (any PersistentStore)?
-    private var rowCache = ObjectIDMap<RowSnapshot>()
+    private let rowCache = PrimaryKeyTable<RowSnapshot>()
     private var permanentIDs = PermanentIDRuns()
     private var rootContexts: [WeakContext] = []
     /// Serialises saves, so each one is one transaction in order.
@@ -158,15 +158,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// while it is still in the processor's cache. `body` runs while the store is reading, so it
     /// must not call back into the store (fire no fault); it runs outside the coordinator's lock.
     func fetchRows(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
-        var reserved = false
         try requireStore().fetch(request) { rows, expected in
             lock.lock()
-            if !reserved {
-                reserved = true
-                rowCache.reserveCapacity(rowCache.count + expected)
-            }
-            rowCache.reserveCapacity(rowCache.count + rows.count)
-            for i in rows.indices { rowCache.updateValue(rows[i].snapshot, forKey: rows[i].objectID) }
+            for i in rows.indices { rowCache.setValue(rows[i].snapshot, forKey: rows[i].objectID) }
             lock.unlock()
             try body(&rows, expected)
         }
@@ -180,9 +174,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Puts rows read from the store into the row cache.
     func cache(_ rows: UnsafeBufferPointer<StoreRow>) {
         lock.lock()
-        rowCache.reserveCapacity(rowCache.count + rows.count)
         // By index: a `for r in rows` copy would retain and release each row's parts once more.
-        for i in rows.indices { rowCache.updateValue(rows[i].snapshot, forKey: rows[i].objectID) }
+        for i in rows.indices { rowCache.setValue(rows[i].snapshot, forKey: rows[i].objectID) }
         lock.unlock()
     }
 
@@ -243,7 +236,6 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let versions = try store.save(request)
         lock.lock()
         defer { lock.unlock() }
-        rowCache.reserveCapacity(rowCache.count + request.inserted.count + request.updated.count)
         let insertedCount = request.inserted.count
         func settle(_ changes: inout [StoreRowChange], from base: Int) {
             // By index, dropping each change's values once cached: a `for change in changes` copy
@@ -254,7 +246,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 let version = versions.isEmpty ? next : versions[id] ?? next
                 let snapshot = RowSnapshot(values: changes[i].values, toOne: changes[i].toOne, version: version)
                 changes[i].values = []
-                rowCache.updateValue(snapshot, forKey: id)
+                rowCache.setValue(snapshot, forKey: id)
                 committed(base + i, snapshot)
             }
         }

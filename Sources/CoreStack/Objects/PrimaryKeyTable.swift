@@ -1,0 +1,184 @@
+/// Values by permanent object ID, in pages of 1,024 consecutive primary keys per entity.
+///
+/// A store numbers each entity tree's rows 1, 2, 3…, so the IDs a fetch or a save brings come in
+/// long runs of consecutive keys. A page per run needs no hashing and never rehashes as it
+/// grows, and a run fills its page in order: 100,000 rows touch 100 pages of adjacent slots
+/// instead of scattering over a hash table four times their size. The page last used is kept
+/// at hand, so a run of keys costs no page look-up. The coordinator's row cache and a context's
+/// registered objects live in these.
+///
+/// A reference type: copies share their pages, so the owner keeps it in a `let`.
+///
+/// ```swift
+/// let table = PrimaryKeyTable<String>()
+/// table[id] = "Dune"
+/// table[id]          // "Dune"
+/// table[id] = nil    // removes (a page that empties is freed)
+/// ```
+final class PrimaryKeyTable<Value> {
+    static var pageShift: Int64 { 10 }
+    static var pageSize: Int { 1 << 10 }
+
+    /// The slots of one run of 1,024 keys.
+    final class Page {
+        let slots: UnsafeMutablePointer<Value?>
+        var count = 0
+
+        init() {
+            slots = .allocate(capacity: PrimaryKeyTable.pageSize)
+            slots.initialize(repeating: nil, count: PrimaryKeyTable.pageSize)
+        }
+
+        deinit {
+            slots.deinitialize(count: PrimaryKeyTable.pageSize)
+            slots.deallocate()
+        }
+    }
+
+    private var pages = FastMap<PrimaryKeyPage, Page>()
+    /// The page last used; `pages` owns it.
+    private var hotKey = PrimaryKeyPage.none
+    private unowned(unsafe) var hot: Page?
+    /// Number of values.
+    private(set) var count = 0
+
+    init() {}
+
+    @inline(__always)
+    private static func locate(_ id: ManagedObjectID) -> (PrimaryKeyPage, Int) {
+        (PrimaryKeyPage(id), Int(truncatingIfNeeded: id.rawKey & Int64(pageSize - 1)))
+    }
+
+    @inline(__always)
+    private func existingPage(_ key: PrimaryKeyPage) -> Page? {
+        if key == hotKey { return hot }
+        guard let p = pages[key] else { return nil }
+        hotKey = key
+        hot = p
+        return p
+    }
+
+    @inline(__always)
+    private func page(creating key: PrimaryKeyPage) -> Page {
+        if key == hotKey, let hot { return hot }
+        let p = pages.value(forKey: key) { Page() }
+        hotKey = key
+        hot = p
+        return p
+    }
+
+    subscript(id: ManagedObjectID) -> Value? {
+        get {
+            let (key, i) = Self.locate(id)
+            return existingPage(key)?.slots[i]
+        }
+        set {
+            if let newValue { setValue(newValue, forKey: id) } else { removeValue(forKey: id) }
+        }
+    }
+
+    /// Sets the value of `id`.
+    @inline(__always)
+    func setValue(_ value: Value, forKey id: ManagedObjectID) {
+        let (key, i) = Self.locate(id)
+        let p = page(creating: key)
+        if p.slots[i] == nil {
+            p.count += 1
+            count += 1
+        }
+        p.slots[i] = value
+    }
+
+    /// Sets the value of `id`, returning the old one.
+    @discardableResult
+    func updateValue(_ value: Value, forKey id: ManagedObjectID) -> Value? {
+        let (key, i) = Self.locate(id)
+        let p = page(creating: key)
+        let old = (p.slots + i).move()
+        (p.slots + i).initialize(to: value)
+        if old == nil {
+            p.count += 1
+            count += 1
+        }
+        return old
+    }
+
+    /// The value of `id`, or the one `make` creates, inserted. `make` must not touch the table.
+    @inline(__always)
+    func value(forKey id: ManagedObjectID, orInsert make: () throws -> Value) rethrows -> Value {
+        let (key, i) = Self.locate(id)
+        let p = page(creating: key)
+        if let v = p.slots[i] { return v }
+        let v = try make()
+        p.slots[i] = v
+        p.count += 1
+        count += 1
+        return v
+    }
+
+    /// Removes the value of `id`, returning it; frees its page once empty.
+    @discardableResult
+    func removeValue(forKey id: ManagedObjectID) -> Value? {
+        let (key, i) = Self.locate(id)
+        guard let p = existingPage(key), let old = (p.slots + i).move() else { return nil }
+        (p.slots + i).initialize(to: nil)
+        p.count -= 1
+        count -= 1
+        if p.count == 0 {
+            hotKey = .none
+            hot = nil
+            pages.removeValue(forKey: key)
+        }
+        return old
+    }
+
+    /// Removes every value.
+    func removeAll() {
+        hotKey = .none
+        hot = nil
+        pages.removeAll()
+        count = 0
+    }
+
+    /// Every value.
+    var values: [Value] {
+        var out: [Value] = []
+        out.reserveCapacity(count)
+        for (_, page) in pages {
+            for i in 0..<Self.pageSize { if let v = page.slots[i] { out.append(v) } }
+        }
+        return out
+    }
+}
+
+/// Which page of a ``PrimaryKeyTable`` an ID's key falls in: its entity, its store and its key
+/// divided by the page size. (Temporary IDs carry store token 0, so they never share a page
+/// with permanent ones.)
+struct PrimaryKeyPage: FastHashKey {
+    var entity: UInt
+    var store: UInt32
+    var number: Int64
+
+    static let none = PrimaryKeyPage(entity: 0, store: 0, number: 0)
+
+    init(entity: UInt, store: UInt32, number: Int64) {
+        self.entity = entity
+        self.store = store
+        self.number = number
+    }
+
+    @inline(__always)
+    init(_ id: ManagedObjectID) {
+        entity = UInt(bitPattern: ObjectIdentifier(id._entity))
+        store = id.isTemporary ? 0 : id.storeToken &+ 1
+        number = id.rawKey >> PrimaryKeyTable<Int>.pageShift
+    }
+
+    var fastHash: UInt64 {
+        var h = UInt64(bitPattern: number) &* 0x9E37_79B9_7F4A_7C15
+        h ^= UInt64(entity) &+ (UInt64(store) &<< 32)
+        h ^= h &>> 29
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return h ^ (h &>> 32)
+    }
+}

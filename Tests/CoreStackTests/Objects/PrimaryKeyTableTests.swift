@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import CoreStack
+
+@Suite("PrimaryKeyTable: values by primary key, in pages")
+struct PrimaryKeyTableTests {
+    @Test("random sets, updates, look-ups and removals agree with a Dictionary", arguments: [1, 2, 3])
+    func agreesWithDictionary(seed: Int) throws {
+        let model = try LibraryModel.make()
+        let entities = try ["Book", "Author", "Publisher"].map { try #require(model.entity(named: $0)) }
+        var rng = SplitMix64(seed: UInt64(seed))
+        let table = PrimaryKeyTable<Int>()
+        var oracle: [ManagedObjectID: Int] = [:]
+        for step in 0..<30_000 {
+            let entity = entities[Int(rng.next() % 3)]
+            // Keys over a few pages, two stores, and temporary IDs with the same numbers.
+            let key = Int64(rng.next() % 5_000) + 1
+            let id: ManagedObjectID
+            switch rng.next() % 5 {
+            case 0: id = ManagedObjectID(entity: entity, temporaryKey: key)
+            case 1: id = ManagedObjectID(entity: entity, storeToken: 2, primaryKey: key)
+            default: id = ManagedObjectID(entity: entity, storeToken: 1, primaryKey: key)
+            }
+            switch rng.next() % 6 {
+            case 0:
+                #expect(table.updateValue(step, forKey: id) == oracle.updateValue(step, forKey: id))
+            case 1:
+                table.setValue(step, forKey: id)
+                oracle[id] = step
+            case 2:
+                var made = false
+                let got = table.value(forKey: id, orInsert: { made = true; return step })
+                #expect(made == (oracle[id] == nil))
+                if oracle[id] == nil { oracle[id] = step }
+                #expect(got == oracle[id])
+            case 3:
+                #expect(table.removeValue(forKey: id) == oracle.removeValue(forKey: id))
+            default:
+                #expect(table[id] == oracle[id])
+            }
+            #expect(table.count == oracle.count)
+        }
+        for (id, v) in oracle { #expect(table[id] == v) }
+        #expect(table.values.sorted() == oracle.values.sorted())
+    }
+
+    @Test("a page that empties is freed, its values released, and the table still finds the rest")
+    func pagesEmpty() throws {
+        let model = try LibraryModel.make()
+        let book = try #require(model.entity(named: "Book"))
+        final class Box {}
+        let table = PrimaryKeyTable<Box>()
+        weak var first: Box?
+        do {
+            let b = Box()
+            first = b
+            table[ManagedObjectID(entity: book, storeToken: 1, primaryKey: 5)] = b
+        }
+        table[ManagedObjectID(entity: book, storeToken: 1, primaryKey: 5_000)] = Box()
+        #expect(first != nil)
+        // Removing the only value of the page last used frees it (and forgets it as the hot page).
+        table[ManagedObjectID(entity: book, storeToken: 1, primaryKey: 5_000)] = nil
+        #expect(table[ManagedObjectID(entity: book, storeToken: 1, primaryKey: 5_000)] == nil)
+        #expect(table[ManagedObjectID(entity: book, storeToken: 1, primaryKey: 5)] === first)
+        table[ManagedObjectID(entity: book, storeToken: 1, primaryKey: 5)] = nil
+        #expect(first == nil)
+        #expect(table.count == 0)
+        table[ManagedObjectID(entity: book, storeToken: 1, primaryKey: 5)] = Box()
+        table.removeAll()
+        #expect(table.count == 0)
+        #expect(table[ManagedObjectID(entity: book, storeToken: 1, primaryKey: 5)] == nil)
+    }
+}
