@@ -66,6 +66,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var observers = ContextObservers()
     let childrenLock = NSLock()
     var children: [WeakContext] = []
+    /// What this context's objects hold to reach it (see ``ManagedObject/managedObjectContext``).
+    let link = ContextLink()
 
     /// A root context on a coordinator.
     ///
@@ -78,6 +80,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         self.persistentStoreCoordinator = coordinator
         self.name = name
         self.queue = Self.makeQueue(concurrencyType, name: name, token: queueToken)
+        link.context = self
         coordinator.register(context: self)
     }
 
@@ -92,10 +95,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         self.persistentStoreCoordinator = parent.persistentStoreCoordinator
         self.name = name
         self.queue = Self.makeQueue(concurrencyType, name: name, token: queueToken)
+        link.context = self
         parent.childrenLock.lock()
         parent.children.removeAll { $0.context == nil }
         parent.children.append(WeakContext(self))
         parent.childrenLock.unlock()
+    }
+
+    deinit {
+        // Objects that outlive the context see no context from now on.
+        link.context = nil
     }
 
     private static func makeQueue(_ type: ConcurrencyType, name: String?, token: QueueToken) -> DispatchQueue {

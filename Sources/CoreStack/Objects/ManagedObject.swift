@@ -28,7 +28,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's ID: temporary until saved, then permanent.
     public internal(set) var objectID: ManagedObjectID
     /// The context the object lives in (nil once the context is gone or the object was removed).
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    public internal(set) var managedObjectContext: ManagedObjectContext? {
+        get { contextLink?.context }
+        set { contextLink = newValue?.link }
+    }
+    /// The context's link: a strong reference to a box the context clears as it goes, rather
+    /// than a weak reference to the context (forming and destroying a weak reference per object
+    /// cost a fetch or an insert of 100,000 objects about 2 ms each).
+    @exclusivity(unchecked) var contextLink: ContextLink?
 
     // Storage: one slot per attribute and per relationship (see DESIGN.md). The one-byte states
     // and the 4-byte set positions come last, packed together: stored properties are laid out in

@@ -1,0 +1,16 @@
+/// What a context's objects hold to reach their context: one small box per context.
+///
+/// Objects hold the box strongly and the box holds the context unowned; the context empties the
+/// box as it goes, so an object that outlives its context sees none. Forming a weak reference
+/// from each of 100,000 objects, and destroying it again, costs several times the one retain
+/// and release of the box.
+///
+/// ```swift
+/// object.managedObjectContext   // context.link.context, nil once the context is gone
+/// ```
+final class ContextLink: @unchecked Sendable {
+    /// The context; set once it is initialised, cleared by its `deinit`.
+    unowned var context: ManagedObjectContext?
+
+    init() {}
+}
