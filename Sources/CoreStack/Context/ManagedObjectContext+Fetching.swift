@@ -73,8 +73,8 @@ extension ManagedObjectContext {
         } else if let found = registered[id] {
             o = found
         } else {
-            // No closure capturing the context here: retaining a context (which objects reference
-            // weakly) takes the runtime's slow path.
+            // No closure capturing the context here: retaining a context (which its coordinator
+            // references weakly) takes the runtime's slow path.
             o = makeObject(for: id)
             registered.insertNew(o, forAbsentKey: id)
         }
@@ -112,8 +112,7 @@ extension ManagedObjectContext {
             while let row = rows.popLast() {
                 let id = row.objectID
                 // A store's IDs are permanent and canonical: one probe finds or registers the
-                // object. (No closure capturing the context: retaining a context, which objects
-                // reference weakly, takes the runtime's slow path.)
+                // object.
                 let o = id.isTemporaryID
                     ? (registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id)))
                     : registered.object(forPermanent: id, orInsert: { makeObject(for: id) })

@@ -55,7 +55,8 @@ extension ManagedObject {
         values[slot] = coerced
         let transientOnly = entity.attributeIsTransient[slot]
         // Already recorded as changed and pending: nothing for the context to note (and no load
-        // of the weakly held context, which costs a slow-path retain and release).
+        // of the context, whose retain and release take the runtime's slow path: its
+        // coordinator holds it weakly).
         if (changeState != .clean || transientOnly) && (pendingInsertion || pendingUpdate) { return }
         managedObjectContext?.objectDidChange(self, transientOnly: transientOnly)
     }
