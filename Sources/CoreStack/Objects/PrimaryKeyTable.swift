@@ -38,7 +38,7 @@ final class PrimaryKeyTable<Value> {
     private var pages = FastMap<PrimaryKeyPage, Page>()
     /// The page last used; `pages` owns it.
     private var hotKey = PrimaryKeyPage.none
-    private unowned(unsafe) var hot: Page?
+    private var hot: Unmanaged<Page>?
     /// Number of values.
     private(set) var count = 0
 
@@ -49,28 +49,31 @@ final class PrimaryKeyTable<Value> {
         (PrimaryKeyPage(id), Int(truncatingIfNeeded: id.rawKey & Int64(pageSize - 1)))
     }
 
+    /// Runs `body` on the page of `key` if there is one (nil otherwise), without retaining it:
+    /// a retain and release per access of the shared page cost more than the access.
     @inline(__always)
-    private func existingPage(_ key: PrimaryKeyPage) -> Page? {
-        if key == hotKey { return hot }
+    private func withExistingPage<R>(_ key: PrimaryKeyPage, _ body: (Page) throws -> R) rethrows -> R? {
+        if key == hotKey, let hot { return try hot._withUnsafeGuaranteedRef(body) }
         guard let p = pages[key] else { return nil }
         hotKey = key
-        hot = p
-        return p
+        hot = Unmanaged.passUnretained(p)
+        return try body(p)
     }
 
+    /// Runs `body` on the page of `key`, made if missing, without retaining it.
     @inline(__always)
-    private func page(creating key: PrimaryKeyPage) -> Page {
-        if key == hotKey, let hot { return hot }
+    private func withPage<R>(creating key: PrimaryKeyPage, _ body: (Page) throws -> R) rethrows -> R {
+        if key == hotKey, let hot { return try hot._withUnsafeGuaranteedRef(body) }
         let p = pages.value(forKey: key) { Page() }
         hotKey = key
-        hot = p
-        return p
+        hot = Unmanaged.passUnretained(p)
+        return try body(p)
     }
 
     subscript(id: ManagedObjectID) -> Value? {
         get {
             let (key, i) = Self.locate(id)
-            return existingPage(key)?.slots[i]
+            return withExistingPage(key) { $0.slots[i] } ?? nil
         }
         set {
             if let newValue { setValue(newValue, forKey: id) } else { removeValue(forKey: id) }
@@ -81,25 +84,26 @@ final class PrimaryKeyTable<Value> {
     @inline(__always)
     func setValue(_ value: Value, forKey id: ManagedObjectID) {
         let (key, i) = Self.locate(id)
-        let p = page(creating: key)
-        if p.slots[i] == nil {
-            p.count += 1
-            count += 1
+        let added = withPage(creating: key) { p in
+            let empty = p.slots[i] == nil
+            if empty { p.count += 1 }
+            p.slots[i] = value
+            return empty
         }
-        p.slots[i] = value
+        if added { count += 1 }
     }
 
     /// Sets the value of `id`, returning the old one.
     @discardableResult
     func updateValue(_ value: Value, forKey id: ManagedObjectID) -> Value? {
         let (key, i) = Self.locate(id)
-        let p = page(creating: key)
-        let old = (p.slots + i).move()
-        (p.slots + i).initialize(to: value)
-        if old == nil {
-            p.count += 1
-            count += 1
+        let old = withPage(creating: key) { p in
+            let old = (p.slots + i).move()
+            (p.slots + i).initialize(to: value)
+            if old == nil { p.count += 1 }
+            return old
         }
+        if old == nil { count += 1 }
         return old
     }
 
@@ -107,12 +111,16 @@ final class PrimaryKeyTable<Value> {
     @inline(__always)
     func value(forKey id: ManagedObjectID, orInsert make: () throws -> Value) rethrows -> Value {
         let (key, i) = Self.locate(id)
-        let p = page(creating: key)
-        if let v = p.slots[i] { return v }
-        let v = try make()
-        p.slots[i] = v
-        p.count += 1
-        count += 1
+        var made = false
+        let v = try withPage(creating: key) { p in
+            if let v = p.slots[i] { return v }
+            let v = try make()
+            p.slots[i] = v
+            p.count += 1
+            made = true
+            return v
+        }
+        if made { count += 1 }
         return v
     }
 
@@ -120,7 +128,8 @@ final class PrimaryKeyTable<Value> {
     @discardableResult
     func removeValue(forKey id: ManagedObjectID) -> Value? {
         let (key, i) = Self.locate(id)
-        guard let p = existingPage(key), let old = (p.slots + i).move() else { return nil }
+        guard let p = pages[key], p.slots[i] != nil else { return nil }
+        let old = (p.slots + i).move()
         (p.slots + i).initialize(to: nil)
         p.count -= 1
         count -= 1
