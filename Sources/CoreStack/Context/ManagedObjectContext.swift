@@ -58,11 +58,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
 
     @exclusivity(unchecked) var registered = ObjectRegistry()
-    var insertedObjects = ObjectSet(.inserted)
-    var updatedObjects = ObjectSet(.updated)
-    var deletedObjects = ObjectSet(.deleted)
+    // The context's state is confined to its queue: the fields every insert and change touches
+    // skip run-time exclusivity checks.
+    @exclusivity(unchecked) var insertedObjects = ObjectSet(.inserted)
+    @exclusivity(unchecked) var updatedObjects = ObjectSet(.updated)
+    @exclusivity(unchecked) var deletedObjects = ObjectSet(.deleted)
     /// Changes not yet announced by objectsDidChange.
-    var pendingChanges = PendingChanges()
+    @exclusivity(unchecked) var pendingChanges = PendingChanges()
     var observers = ContextObservers()
     let childrenLock = NSLock()
     var children: [WeakContext] = []

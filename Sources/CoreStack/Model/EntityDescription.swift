@@ -41,38 +41,39 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Free-form user info from the model file.
     public let userInfo: [String: String]
 
-    // Resolved by the model once, before the model is published.
+    // Resolved by the model once, before the model is published, then only read: the fields
+    // read on every object access skip run-time exclusivity checks.
 
     /// The parent entity.
-    public internal(set) var superentity: EntityDescription?
+    @exclusivity(unchecked) public internal(set) var superentity: EntityDescription?
     /// The direct sub-entities, in entity-number order.
-    public internal(set) var subentities: [EntityDescription] = []
+    @exclusivity(unchecked) public internal(set) var subentities: [EntityDescription] = []
     /// Core Data's entity number (`Z_ENT`): roots alphabetically, each followed by its sub-entities.
-    public internal(set) var entityNumber: Int = 0
+    @exclusivity(unchecked) public internal(set) var entityNumber: Int = 0
     /// Every attribute, inherited ones first; the index is the attribute's slot in an object.
-    public internal(set) var allAttributes: [AttributeDescription] = []
+    @exclusivity(unchecked) public internal(set) var allAttributes: [AttributeDescription] = []
     /// Every relationship, inherited ones first; the index is the relationship's slot.
-    public internal(set) var allRelationships: [RelationshipDescription] = []
+    @exclusivity(unchecked) public internal(set) var allRelationships: [RelationshipDescription] = []
     /// The destination entity of each relationship in ``allRelationships``.
-    var destinations: [EntityDescription] = []
+    @exclusivity(unchecked) var destinations: [EntityDescription] = []
     /// The inverse of each relationship in ``allRelationships``, as (destination slot).
-    var inverseSlots: [Int?] = []
+    @exclusivity(unchecked) var inverseSlots: [Int?] = []
     /// A 32-byte hash of what makes the entity's schema (see ``ManagedObjectModel``).
     public internal(set) var versionHash = Data()
     /// The type of each attribute in ``allAttributes`` (read on hot paths without copying descriptions).
-    var attributeTypes: [AttributeType] = []
+    @exclusivity(unchecked) var attributeTypes: [AttributeType] = []
     /// Whether each attribute in ``allAttributes`` is transient.
-    var attributeIsTransient: [Bool] = []
+    @exclusivity(unchecked) var attributeIsTransient: [Bool] = []
     /// The stored attributes a save must check: required ones and ones with min/max/regex rules.
-    var validatedAttributeSlots: [Int] = []
+    @exclusivity(unchecked) var validatedAttributeSlots: [Int] = []
     /// Whether each attribute in ``allAttributes`` has a min, max or regular-expression rule.
-    var attributeHasRules: [Bool] = []
+    @exclusivity(unchecked) var attributeHasRules: [Bool] = []
     /// The values a new object starts with, one per attribute slot.
-    var defaultValues: [AttributeValue] = []
+    @exclusivity(unchecked) var defaultValues: [AttributeValue] = []
     /// The relationship slots of a new object: empty to-ones and empty to-manys.
-    var emptyRelations: [RelationSlot] = []
-    var attributeSlots: [String: Int] = [:]
-    var relationshipSlots: [String: Int] = [:]
+    @exclusivity(unchecked) var emptyRelations: [RelationSlot] = []
+    @exclusivity(unchecked) var attributeSlots: [String: Int] = [:]
+    @exclusivity(unchecked) var relationshipSlots: [String: Int] = [:]
     /// Attribute slots of typed properties, by the bits of their wrapper's key (see ``Attribute``).
     ///
     /// A wrapper's key is a string literal, and a literal is immortal: its two words (the
