@@ -123,7 +123,7 @@ extension ManagedObjectContext {
                 let i = out.count
                 if i & 63 == 0 { filled.append(0) }
                 if o.isFault {
-                    o.materialize(consuming: row.snapshot)
+                    o.materialize(from: row.snapshot)
                     filled[i >> 6] |= 1 << UInt64(i & 63)
                 }
                 out.append(o)

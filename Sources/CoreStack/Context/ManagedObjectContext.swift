@@ -57,9 +57,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }()
     static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
 
+    // The context's state is confined to its queue: the fields every fetch, insert and change
+    // touches skip run-time exclusivity checks.
     @exclusivity(unchecked) var registered = ObjectRegistry()
-    // The context's state is confined to its queue: the fields every insert and change touches
-    // skip run-time exclusivity checks.
     @exclusivity(unchecked) var insertedObjects = ObjectSet(.inserted)
     @exclusivity(unchecked) var updatedObjects = ObjectSet(.updated)
     @exclusivity(unchecked) var deletedObjects = ObjectSet(.deleted)

@@ -131,7 +131,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// Fills the slots from a snapshot (values and to-one destinations), leaving to-many as faults.
-    func materialize(from snapshot: RowSnapshot, toMany: [Int: OrderedSet<ManagedObjectID>] = [:]) {
+    /// The snapshot becomes the committed state: a caller that gives it up (a fetched row) spares
+    /// a copy.
+    func materialize(from snapshot: consuming RowSnapshot, toMany: [Int: OrderedSet<ManagedObjectID>] = [:]) {
         values = snapshot.values
         if entity.allRelationships.isEmpty {
             relations = []
@@ -146,20 +148,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
             }
             relations = rel
         }
-        committed = snapshot
-        committedToMany = toMany
-        faultState = .materialized
-        faultBatch = nil
-    }
-
-    /// Fills the slots from a snapshot the caller gives up (a fetched row): the snapshot becomes
-    /// the committed state without a copy. For entities without relationships only.
-    func materialize(consuming snapshot: consuming RowSnapshot) {
-        guard entity.allRelationships.isEmpty else { return materialize(from: snapshot) }
-        values = snapshot.values
-        relations = []
         committed = consume snapshot
-        committedToMany = [:]
+        committedToMany = toMany
         faultState = .materialized
         faultBatch = nil
     }
