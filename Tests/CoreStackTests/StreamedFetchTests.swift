@@ -137,4 +137,22 @@ struct StreamedFetchTests {
         #expect(streamed.map(\.objectID) == plain.map(\.objectID))
         #expect(streamed.map(\.snapshot) == plain.map(\.snapshot))
     }
+
+    @Test("the row-count estimate follows Z_MAX, the fetch limit and a cap, and gives up on predicates")
+    func estimate() throws {
+        let stack = try Self.filledStack(.sqlite)
+        let store = try #require(stack.coordinator.persistentStore as? SQLiteStore)
+        let entity = try #require(stack.coordinator.managedObjectModel.entity(named: "Tagged"))
+        #expect(try store.expectedCount(StoreFetchRequest(entity: entity)) == 700)
+        #expect(try store.expectedCount(StoreFetchRequest(entity: entity, fetchLimit: 10)) == 10)
+        #expect(try store.expectedCount(StoreFetchRequest(entity: entity, fetchOffset: 650)) == 50)
+        #expect(try store.expectedCount(StoreFetchRequest(entity: entity, predicate: .key("label") == "x")) == 0)
+        // Keys handed out and never used (as after deletions): Z_MAX runs far past the rows, and
+        // the estimate (what a fetch reserves room for) stops at the cap.
+        _ = try store.newPrimaryKeys(for: entity, count: 2 * SQLiteStore.maximumExpectedCount)
+        #expect(try store.expectedCount(StoreFetchRequest(entity: entity)) == SQLiteStore.maximumExpectedCount)
+        let ctx = stack.newContext()
+        let count = try ctx.performAndWait { try ctx.fetch(Self.request()).count }
+        #expect(count == 700)
+    }
 }

@@ -7,16 +7,14 @@ extension SQLiteStore {
     static let batchSize = 500
 
     public func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
-        try readStatement { db in
-            let (sql, arguments) = try selectSQL(request, countOnly: false)
-            let statement = try db.cachedStatement(sql: sql)
-            var rows: [StoreRow] = []
-            var decoder = RowDecoder(store: self)
-            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                if let r = decoder.decode(h) { rows.append(r) }
-            }
-            return rows
+        var rows: [StoreRow] = []
+        try fetch(request) { chunk, expected in
+            if rows.isEmpty { rows.reserveCapacity(expected) }
+            // Moved, not copied: reversed, then taken from the end.
+            chunk.reverse()
+            while let row = chunk.popLast() { rows.append(row) }
         }
+        return rows
     }
 
     /// How many rows a streamed fetch hands over at a time: small enough that a chunk is still in
@@ -45,14 +43,19 @@ extension SQLiteStore {
         }
     }
 
+    /// The largest estimate ``expectedCount(_:)`` gives: `Z_MAX` can be far above the number of
+    /// rows (after deletions, or in a damaged file), and callers reserve room for the estimate.
+    static let maximumExpectedCount = 1 << 20
+
     /// The number of rows a fetch may return, cheaply: the entity tree's highest primary key
-    /// (`Z_MAX`), capped by the fetch limit; 0 when a predicate makes any guess idle.
-    private func expectedCount(_ request: StoreFetchRequest) throws -> Int {
+    /// (`Z_MAX`), capped by the fetch limit and ``maximumExpectedCount``; 0 when a predicate
+    /// makes any guess idle.
+    func expectedCount(_ request: StoreFetchRequest) throws -> Int {
         guard request.predicate == nil, let root = try? schema.mapping(for: request.entity.rootEntity) else { return 0 }
         let max = try readStatement { db in
             try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [root.number])
         }
-        let rows = Swift.max(0, (max ?? 0) - request.fetchOffset)
+        let rows = Swift.min(Swift.max(0, (max ?? 0) - request.fetchOffset), Self.maximumExpectedCount)
         return request.fetchLimit > 0 ? Swift.min(rows, request.fetchLimit) : rows
     }
 
