@@ -292,7 +292,12 @@ extension EntityDescription {
     // Inlinable so the wrappers' reads, inlined into the subclasses' modules, scan in place.
     @inlinable @inline(__always)
     func wrapperSlot(forKey key: String) -> Int? {
-        let bits = WrapperSlotEntry.bits(of: key)
+        wrapperSlot(forBits: WrapperSlotEntry.bits(of: key))
+    }
+
+    /// The attribute slot of the typed wrapper whose key has these two words, if remembered.
+    @inlinable @inline(__always)
+    func wrapperSlot(forBits bits: (low: UInt64, high: UInt64)) -> Int? {
         let n = wrapperSlotCount.load(ordering: .acquiring)
         for i in 0..<n where wrapperSlotEntries[i].low == bits.low && wrapperSlotEntries[i].high == bits.high {
             return Int(wrapperSlotEntries[i].slot)

@@ -33,14 +33,6 @@ extension ManagedObject {
         return values[slot]
     }
 
-    /// The value of the attribute a typed wrapper reads, when the entity already knows the
-    /// wrapper's slot (nil otherwise): the wrappers' fast path, one call with nothing retained.
-    @inlinable @inline(__always)
-    final func attributeValue(cachedFor key: String) throws -> AttributeValue? {
-        guard let slot = entity.wrapperSlot(forKey: key) else { return nil }
-        return try attributeValue(atSlot: slot)
-    }
-
     @usableFromInline
     func setAttribute(slot: Int, _ value: AttributeValue) throws {
         let type = entity.attributeTypes[slot]

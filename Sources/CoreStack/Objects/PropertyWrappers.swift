@@ -34,10 +34,16 @@ public struct Attribute<Value: AttributeValueConvertible> {
     ) -> Value {
         get {
             do {
-                // The key is read straight from the object's field (the literal key path folds
-                // away once this is inlined), so an access instantiates no key path object.
-                let key = object[keyPath: storageKeyPath].key
-                let value = try object.attributeValue(cachedFor: key) ?? object.attributeValue(atSlot: slot(of: object, key: key))
+                // The key's two words are read straight from the object's field (the literal key
+                // path folds away once this is inlined, and only the words are kept, so the key
+                // is not retained): an access instantiates no key path object.
+                let bits = WrapperSlotEntry.bits(of: object[keyPath: storageKeyPath].key)
+                let value: AttributeValue
+                if let slot = object.entity.wrapperSlot(forBits: bits) {
+                    value = try object.attributeValue(atSlot: slot)
+                } else {
+                    value = try object.attributeValue(atSlot: slot(of: object, key: object[keyPath: storageKeyPath].key))
+                }
                 return Value(attributeValue: value) ?? Value.absentValue
             } catch {
                 object.lastAccessorError = error
