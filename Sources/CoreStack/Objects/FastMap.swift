@@ -13,20 +13,17 @@ protocol FastHashKey: Equatable {
 
 extension ManagedObjectID: FastHashKey {}
 
-/// A hash map keyed by ``ManagedObjectID``.
-typealias ObjectIDMap<Value> = FastMap<ManagedObjectID, Value>
-
 /// A hash map with open addressing and linear probing, hashed with the key's own cheap mix
 /// (``FastHashKey/fastHash``) instead of `Hasher`.
 ///
-/// Contexts register every object they hold in one of these and the coordinator keeps its row
-/// cache in one: with 100,000 objects, `Dictionary`'s SipHash and its resizes were a third of a
-/// fetch. Each bucket holds its hash, key and value side by side (one cache line touched per probe,
+/// ``PrimaryKeyTable`` finds its pages in one (contexts and the row cache once kept every object
+/// in one: with 100,000 objects, `Dictionary`'s SipHash and its resizes were a third of a fetch;
+/// pages by primary key now do better still). Each bucket holds its hash, key and value side by side (one cache line touched per probe,
 /// which matters once the table outgrows the caches), and probing compares the stored 64-bit hashes
 /// first, so a key is compared only on a likely hit.
 ///
 /// ```swift
-/// var map = ObjectIDMap<Int>()
+/// var map = FastMap<ManagedObjectID, Int>()
 /// map[id] = 1
 /// map[id]            // 1
 /// map[id] = nil      // removes

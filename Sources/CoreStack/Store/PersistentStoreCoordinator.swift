@@ -159,20 +159,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// must not call back into the store (fire no fault); it runs outside the coordinator's lock.
     func fetchRows(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
         try requireStore().fetch(request) { rows, expected in
-            lock.lock()
-            for i in rows.indices { rowCache.setValue(rows[i].snapshot, forKey: rows[i].objectID) }
-            lock.unlock()
+            cache(rows)
             try body(&rows, expected)
         }
     }
 
     /// Puts rows read from the store into the row cache.
     func cache(_ rows: [StoreRow]) {
-        rows.withUnsafeBufferPointer { cache($0) }
-    }
-
-    /// Puts rows read from the store into the row cache.
-    func cache(_ rows: UnsafeBufferPointer<StoreRow>) {
         lock.lock()
         // By index: a `for r in rows` copy would retain and release each row's parts once more.
         for i in rows.indices { rowCache.setValue(rows[i].snapshot, forKey: rows[i].objectID) }
