@@ -91,16 +91,6 @@ struct FastMap<Key: FastHashKey, Value>: Sequence {
         return try uniqueStorage(forAdding: 1).findOrInsert(key, hash: h, make)
     }
 
-    /// Inserts `value` unless `key` is present; returns whether it did.
-    @discardableResult
-    mutating func insertIfAbsent(_ value: Value, forKey key: Key) -> Bool {
-        let h = Self.hash(key)
-        let s = uniqueStorage(forAdding: 1)
-        if s.find(key, hash: h) != nil { return false }
-        s.insertNew(key, value, hash: h)
-        return true
-    }
-
     /// Inserts `value` for a `key` the caller knows is absent (one probe fewer than
     /// ``updateValue(_:forKey:)``).
     mutating func insertNew(_ value: Value, forAbsentKey key: Key) {
