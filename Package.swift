@@ -24,9 +24,16 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // ncursesw for the browser's terminal backend (module map and C shim in Sources/CCurses).
+        // No pkgConfig: its -D flags are dropped by SwiftPM with a warning, and the shim defines them.
+        .systemLibrary(
+            name: "CCurses",
+            path: "Sources/CCurses",
+            providers: [.apt(["libncursesw5-dev"])]
+        ),
         .target(
             name: "StackScope",
-            dependencies: ["CoreStack"]
+            dependencies: ["CoreStack", "CCurses"]
         ),
         .executableTarget(
             name: "stackscope",

@@ -1,0 +1,149 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A signal the browser handles, delivered as an event instead of its default action.
+///
+/// ```swift
+/// TerminalSignal(signalNumber: SIGWINCH)   // .resized
+/// TerminalSignal.suspend.signalNumber      // SIGTSTP
+/// ```
+public enum TerminalSignal: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// SIGWINCH: the terminal changed size (call ``CursesBackend/handleResize()``, render).
+    case resized
+    /// SIGTSTP: stop requested (call ``CursesBackend/suspend()``, then render).
+    case suspend
+    /// SIGCONT: continued after a stop, by `fg` or anyone (invalidate, render).
+    case resumed
+    /// SIGINT: interrupt (raw mode turns Ctrl-C into a key, so this comes from `kill -INT`).
+    case interrupt
+    /// SIGTERM: asked to end (save what must be saved, restore the terminal, exit).
+    case terminate
+    /// SIGHUP: the terminal went away (restore and exit; nothing can be drawn any more).
+    case hangup
+
+    /// The POSIX signal number.
+    public var signalNumber: Int32 {
+        switch self {
+        case .resized: SIGWINCH
+        case .suspend: SIGTSTP
+        case .resumed: SIGCONT
+        case .interrupt: SIGINT
+        case .terminate: SIGTERM
+        case .hangup: SIGHUP
+        }
+    }
+
+    /// The case for a signal number, nil for other signals.
+    public init?(signalNumber: Int32) {
+        guard let match = Self.allCases.first(where: { $0.signalNumber == signalNumber }) else { return nil }
+        self = match
+    }
+
+    public var description: String {
+        switch self {
+        case .resized: "SIGWINCH"
+        case .suspend: "SIGTSTP"
+        case .resumed: "SIGCONT"
+        case .interrupt: "SIGINT"
+        case .terminate: "SIGTERM"
+        case .hangup: "SIGHUP"
+        }
+    }
+}
+
+/// The browser's signals as Dispatch sources: each signal's default action is turned off
+/// (`SIG_IGN`, then libdispatch's own handler and signalfd) and every delivery calls `handler` on
+/// `queue`. Create it before ``CursesBackend``, so curses sees the signals taken and installs none
+/// of its handlers; keep it alive as long as the app runs.
+///
+/// ```swift
+/// let signals = TerminalSignals.onMain { signal in
+///     switch signal {
+///     case .resized: backend.handleResize(); redraw()
+///     case .suspend: backend.suspend(); redraw()
+///     case .resumed: backend.invalidate(); redraw()
+///     case .interrupt, .terminate, .hangup: backend.restore(); exit(0)
+///     }
+/// }
+/// ```
+public final class TerminalSignals: @unchecked Sendable {
+    // Sources are created in init and only cancelled afterwards; Dispatch sources are thread-safe.
+    private let sources: [DispatchSourceSignal]
+    /// The signals handled.
+    public let signals: [TerminalSignal]
+
+    /// Starts delivering `signals` to `handler` on `queue`.
+    public init(
+        _ signals: [TerminalSignal] = TerminalSignal.allCases, queue: DispatchQueue = .main,
+        handler: @escaping @Sendable (TerminalSignal) -> Void
+    ) {
+        self.signals = signals
+        sources = signals.map { kind in
+            _ = signal(kind.signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: kind.signalNumber, queue: queue)
+            source.setEventHandler {
+                // Several deliveries between two runs arrive as one event; one call is what
+                // every case needs (a resize reads the size then).
+                handler(kind)
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Delivers on the main queue to a main-actor handler (the browser's event loop).
+    public static func onMain(
+        _ signals: [TerminalSignal] = TerminalSignal.allCases,
+        handler: @escaping @MainActor (TerminalSignal) -> Void
+    ) -> TerminalSignals {
+        TerminalSignals(signals, queue: .main) { signal in
+            MainActor.assumeIsolated { handler(signal) }
+        }
+    }
+
+    /// Stops the sources and gives the signals their default actions back (at exit, after the
+    /// terminal is restored).
+    public func cancel() {
+        for source in sources where !source.isCancelled {
+            source.cancel()
+        }
+        for kind in signals {
+            _ = signal(kind.signalNumber, SIG_DFL)
+        }
+    }
+
+    deinit {
+        for source in sources where !source.isCancelled {
+            source.cancel()
+        }
+    }
+}
+
+/// A Dispatch read source on stdin (fd 0), resumed: `handler` runs on `queue` whenever input is
+/// waiting, with the number of bytes available (0 when stdin reached its end or the terminal hung
+/// up: stop reading then, or the source fires again at once). Keep the returned source; cancel
+/// it to stop (cancelling also releases the handler, which holds the source).
+///
+/// ```swift
+/// let input = stdinReadSource { available in
+///     MainActor.assumeIsolated {
+///         if available == 0 { app.dispatch(.hangup); return }
+///         for key in backend.readKeys() { app.dispatch(.key(key)) }
+///     }
+/// }
+/// ```
+public func stdinReadSource(
+    queue: DispatchQueue = .main, handler: @escaping @Sendable (_ bytesAvailable: UInt) -> Void
+) -> DispatchSourceRead {
+    let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: queue)
+    source.setEventHandler {
+        handler(source.data)
+    }
+    source.resume()
+    return source
+}
