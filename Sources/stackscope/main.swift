@@ -16,14 +16,61 @@ func report(_ body: () throws -> String) throws {
 struct StackScopeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stackscope",
-        abstract: "Explore CoreStack and Core Data SQLite stores.",
+        abstract: "Explore CoreStack and Core Data SQLite stores in a terminal browser.",
+        discussion: """
+            With no store, opens the demo library in the cache folder (created on first run).
+            Press ? in the browser for its keys.
+            """,
         version: CoreStackVersion.string,
-        subcommands: [Info.self, Dump.self, Demo.self]
+        subcommands: [Browse.self, Info.self, Dump.self, Demo.self],
+        defaultSubcommand: Browse.self
     )
+}
 
-    mutating func run() throws {
-        // The terminal browser will live here; until then, show the help.
-        print(Self.helpMessage())
+struct BrowseOptions: ParsableArguments {
+    @Argument(help: "The store file (.sqlite). Default: the demo library in the cache folder.")
+    var store: String?
+
+    @Option(help: "The model: a .xcdatamodeld bundle or a .xcdatamodel version (default: the demo model, if the store uses it).")
+    var model: String?
+
+    @Flag(help: "Open the store with no possibility of writing.")
+    var readOnly = false
+
+    @Flag(help: "Do not capture the mouse (the terminal's own text selection works).")
+    var noMouse = false
+
+    /// Opens the session (errors print one line, the terminal untouched) and runs the browser.
+    func launch() throws {
+        let session: BrowserSession
+        do {
+            if let store {
+                session = try BrowserSession.open(storePath: store, modelPath: model, readOnly: readOnly)
+            } else {
+                if model != nil { throw ValidationError("--model needs a store: stackscope STORE --model MODEL") }
+                session = try BrowserSession.demo { line in
+                    FileHandle.standardError.write(Data("stackscope: \(line)\n".utf8))
+                }
+            }
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            FileHandle.standardError.write(Data("stackscope: error: \(StackScopeErrorMessage.line(for: error))\n".utf8))
+            throw ExitCode.failure
+        }
+        BrowserRunner.run(session: session, mouse: !noMouse)
+    }
+}
+
+extension StackScopeCommand {
+    struct Browse: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Open a store in the terminal browser (the default command).")
+
+        @OptionGroup var options: BrowseOptions
+
+        func run() throws {
+            try options.launch()
+        }
     }
 }
 

@@ -100,6 +100,28 @@ extension CoreDataStack {
         }
     }
 
+    // MARK: Stacks over a store you opened
+
+    /// A stack over a store opened by the caller: read-only, opened with the version of a bundle
+    /// that matches it, or any other ``PersistentStore``. The stack's contexts are built as for the
+    /// other constructors; saves into a read-only store fail with
+    /// ``CoreStackError/readOnlyStore(_:)`` and are reported through ``Options/log``.
+    ///
+    /// ```swift
+    /// let store = try SQLiteStore(url: url, model: model, readOnly: true)
+    /// let stack = try CoreDataStack.constructStack(store: store)
+    /// stack.mainQueueContext  // browse; nothing can reach the file
+    /// ```
+    public static func constructStack(store: any PersistentStore, options: Options = Options()) throws -> CoreDataStack {
+        let type: StoreType
+        if let sqlite = store as? SQLiteStore, let url = sqlite.url {
+            type = .sqlite(url)
+        } else {
+            type = .inMemory
+        }
+        return try CoreDataStack(model: store.model, storeType: type, store: store, options: options, modelBundle: nil)
+    }
+
     // MARK: In-memory stacks
 
     /// Builds a stack over an in-memory store, at once.

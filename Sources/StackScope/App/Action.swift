@@ -1,0 +1,94 @@
+import CoreStack
+import Foundation
+
+/// Everything that can happen to the browser: keys and mouse from the terminal, signals, timer
+/// ticks, and the results of commands (data loaded, data changed). ``App/update(_:_:)`` is the
+/// only place they change the state.
+public indirect enum Action: Sendable {
+    case key(Key)
+    case resized(Size)
+    case tick(Date)
+    /// Run a command of the keymap by its ID (from a key, `:`, the help screen or a test).
+    case run(CommandID)
+    /// A `:` command line to execute.
+    case commandLine(String)
+
+    // Results of commands.
+    case entitiesLoaded([EntityNode], counts: [String: Int])
+    case countsChanged([String: Int], at: Date)
+    case tableOpened(TableOpened)
+    case tableFailed(source: TableSource, message: String)
+    case windowLoaded(generation: Int, range: Range<Int>, rows: [TableRow])
+    /// The table's results changed (FRC changes): new totals, marks, where the selected object is now.
+    case tableChanged(TableChange)
+    case detailLoaded(DetailSnapshot?, error: String?)
+    case saveLogged(SaveLogEntry)
+    case searchFound(index: Int?, term: String)
+    case message(String, StatusState.Level)
+    case busy(String?)
+    case quitNow
+}
+
+/// What opening a table produced.
+public struct TableOpened: Sendable {
+    public var source: TableSource
+    public var columns: [ColumnInfo]
+    public var sort: [SortKey]
+    public var sectioned: Bool
+    public var filter: String?
+    public var rowCount: Int
+    public var objectCount: Int
+    /// Where the previously selected object is now, if it is still there.
+    public var selectedIndex: Int?
+    public init(
+        source: TableSource, columns: [ColumnInfo], sort: [SortKey], sectioned: Bool, filter: String?, rowCount: Int,
+        objectCount: Int, selectedIndex: Int?
+    ) {
+        self.source = source
+        self.columns = columns
+        self.sort = sort
+        self.sectioned = sectioned
+        self.filter = filter
+        self.rowCount = rowCount
+        self.objectCount = objectCount
+        self.selectedIndex = selectedIndex
+    }
+}
+
+/// A change of the table's results reported by its fetched results controller.
+public struct TableChange: Sendable {
+    public var rowCount: Int
+    public var objectCount: Int
+    public var marks: [ManagedObjectID: RowMark]
+    /// The selected object's row now (nil: it left the results).
+    public var selectedIndex: Int?
+    public var date: Date
+    public init(rowCount: Int, objectCount: Int, marks: [ManagedObjectID: RowMark], selectedIndex: Int?, date: Date) {
+        self.rowCount = rowCount
+        self.objectCount = objectCount
+        self.marks = marks
+        self.selectedIndex = selectedIndex
+        self.date = date
+    }
+}
+
+/// Work for the program's effect runner, asked for by ``App/update(_:_:)``; results come back as
+/// ``Action``s.
+public enum Command: Sendable, Hashable {
+    /// Open a table: fetch with this sort, sections and filter, keeping `keepSelection` selected.
+    case openTable(TableSource, sort: [SortKey], sectioned: Bool, filter: String?, keepSelection: ManagedObjectID?)
+    /// Read rows of the current table into the window.
+    case loadWindow(generation: Int, range: Range<Int>)
+    case loadDetail(ManagedObjectID?)
+    /// Find the next row (from an index, forward or back) whose visible cells contain the term.
+    case search(term: String, from: Int, forward: Bool)
+    /// Re-read the store: refetch everything and log what changed.
+    case refresh
+    case export(format: String, path: String)
+    /// Put text on the terminal's clipboard (OSC 52).
+    case copy(String)
+    case startTicking
+    case suspend
+    case redraw
+    case quit
+}

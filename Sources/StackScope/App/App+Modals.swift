@@ -1,0 +1,256 @@
+import CoreStack
+import Foundation
+
+// MARK: - Modal keys
+
+extension App {
+    static func handleModalKey(_ s: inout AppState, _ modal: Modal, _ key: Key) -> [Command] {
+        switch modal {
+        case var .commandLine(cl):
+            switch key {
+            case .escape, .ctrl("c"):
+                s.modals.removeLast()
+            case .enter:
+                s.modals.removeLast()
+                let line = cl.line.text.trimmingCharacters(in: .whitespaces)
+                guard !line.isEmpty else { return [] }
+                s.commandHistory.removeAll { $0 == line }
+                s.commandHistory.append(line)
+                if s.commandHistory.count > 100 { s.commandHistory.removeFirst() }
+                return execute(&s, line)
+            case .tab:
+                if let c = completions(s, cl.line.text).first { cl.line.set(c) }
+                s.modals[s.modals.count - 1] = .commandLine(cl)
+            case .right where cl.line.cursor == cl.line.chars.count:
+                if let c = completions(s, cl.line.text).first { cl.line.set(c) }
+                s.modals[s.modals.count - 1] = .commandLine(cl)
+            case .up, .down:
+                let h = s.commandHistory
+                guard !h.isEmpty else { return [] }
+                var i = cl.historyIndex ?? h.count
+                i = key == .up ? max(0, i - 1) : i + 1
+                if i >= h.count {
+                    cl.historyIndex = nil
+                    cl.line.set("")
+                } else {
+                    cl.historyIndex = i
+                    cl.line.set(h[i])
+                }
+                s.modals[s.modals.count - 1] = .commandLine(cl)
+            case .backspace where cl.line.chars.isEmpty:
+                s.modals.removeLast()
+            default:
+                if cl.line.handle(key) {
+                    cl.historyIndex = nil
+                    s.modals[s.modals.count - 1] = .commandLine(cl)
+                }
+            }
+            return []
+
+        case var .prompt(p):
+            switch key {
+            case .escape, .ctrl("c"):
+                s.modals.removeLast()
+                return []
+            case .enter:
+                return submitPrompt(&s, p)
+            default:
+                if p.line.handle(key) {
+                    p.error = nil
+                    p.errorOffset = nil
+                    if p.purpose == .filter, !p.line.text.isEmpty {
+                        // Check as the user types: the error and its position show in place.
+                        do { _ = try CoreStack.Predicate(format: p.line.text) } catch {
+                            let (message, offset) = predicateError(error)
+                            p.error = message
+                            p.errorOffset = offset
+                        }
+                    }
+                    s.modals[s.modals.count - 1] = .prompt(p)
+                }
+                return []
+            }
+
+        case var .help(h):
+            let rows = helpRows(filter: h.filter.text)
+            let height = max(1, s.size.height - 8)
+            switch key {
+            case .escape, .ctrl("c"):
+                s.modals.removeLast()
+                return []
+            case .char("?") where h.filter.chars.isEmpty, .char("q") where h.filter.chars.isEmpty:
+                s.modals.removeLast()
+                return []
+            case .down, .ctrl("n"): h.scroll.selection += 1
+            case .up, .ctrl("p"): h.scroll.selection -= 1
+            case .pageDown: h.scroll.selection += height
+            case .pageUp: h.scroll.selection -= height
+            case .enter:
+                s.modals.removeLast()
+                guard rows.indices.contains(h.scroll.selection), let b = rows[h.scroll.selection].binding else { return [] }
+                return run(&s, b.command)
+            default:
+                if h.filter.handle(key) { h.scroll = ScrollState() }
+            }
+            h.scroll.clamp(count: rows.count, height: height)
+            s.modals[s.modals.count - 1] = .help(h)
+            return []
+
+        case let .confirm(c):
+            switch key {
+            case .char("y"), .char("Y"), .enter:
+                s.modals.removeLast()
+                return update(&s, c.onYes)
+            case .char("n"), .char("N"), .escape, .ctrl("c"), .char("q"):
+                s.modals.removeLast()
+                return []
+            default: return []
+            }
+        }
+    }
+
+    static func predicateError(_ error: any Error) -> (String, Int?) {
+        if case let CoreStackError.predicateSyntax(message, column, _) = error {
+            return ("\(message) (at column \(column))", max(0, column - 1))
+        }
+        return (StackScopeErrorMessage.line(for: error), nil)
+    }
+
+    static func submitPrompt(_ s: inout AppState, _ p: PromptState) -> [Command] {
+        let text = p.line.text.trimmingCharacters(in: .whitespaces)
+        switch p.purpose {
+        case .filter:
+            guard let source = s.table.source else {
+                s.modals.removeLast()
+                return []
+            }
+            if !text.isEmpty {
+                do { _ = try CoreStack.Predicate(format: text) } catch {
+                    var p = p
+                    let (message, offset) = predicateError(error)
+                    p.error = message
+                    p.errorOffset = offset
+                    s.modals[s.modals.count - 1] = .prompt(p)
+                    return []
+                }
+            }
+            s.modals.removeLast()
+            s.busy = "Filtering"
+            return [.openTable(source, sort: s.table.sort, sectioned: s.table.sectioned, filter: text.isEmpty ? nil : text, keepSelection: s.table.selectedID), .startTicking]
+        case .search:
+            s.modals.removeLast()
+            guard !text.isEmpty else { return [] }
+            s.table.search = text
+            s.busy = "Searching “\(text)”"
+            return [.search(term: text, from: s.table.scroll.selection, forward: true)]
+        }
+    }
+
+    /// One row of the help screen: a section title or a binding.
+    struct HelpRow {
+        var title: String?
+        var binding: Binding?
+    }
+
+    static func helpRows(filter: String) -> [HelpRow] {
+        let f = filter.lowercased()
+        var rows: [HelpRow] = []
+        for scope in KeyScope.allCases {
+            let bs = Keymap.all.filter {
+                $0.scope == scope
+                    && (f.isEmpty || $0.help.lowercased().contains(f) || $0.command.rawValue.contains(f) || $0.keyLabel.lowercased().contains(f))
+            }
+            guard !bs.isEmpty else { continue }
+            rows.append(HelpRow(title: scope.title))
+            rows += bs.map { HelpRow(binding: $0) }
+        }
+        return rows
+    }
+}
+
+// MARK: - Command line
+
+extension App {
+    /// Completions of a partial command line: command names first, then arguments (entities for
+    /// `entity`, columns for `sort`, formats for `export`).
+    public static func completions(_ s: AppState, _ text: String) -> [String] {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        if parts.count <= 1 {
+            let prefix = parts.first ?? ""
+            return CommandLine.names.filter { $0.hasPrefix(prefix) && $0 != prefix }
+        }
+        let head = parts[0]
+        let arg = parts.last ?? ""
+        let before = parts.dropLast().joined(separator: " ") + " "
+        var options: [String] = []
+        switch head {
+        case "entity": options = s.entities.all.map(\.name)
+        case "sort": options = parts.count == 2 ? s.table.columns.map(\.name) : ["asc", "desc"]
+        case "export": options = parts.count == 2 ? ["csv", "json"] : []
+        case "mouse": options = ["on", "off"]
+        default: break
+        }
+        return options.filter { $0.lowercased().hasPrefix(arg.lowercased()) && $0 != arg }.map { before + $0 }
+    }
+
+    static func execute(_ s: inout AppState, _ line: String) -> [Command] {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let head = trimmed.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+        let rest = trimmed.dropFirst(head.count).trimmingCharacters(in: .whitespaces)
+        switch head {
+        case "q", "quit": return run(&s, .quit)
+        case "q!", "quit!": return run(&s, .forceQuit)
+        case "entity", "e":
+            guard let node = s.entities.all.first(where: { $0.name == rest }) ?? s.entities.all.first(where: { $0.name.lowercased() == rest.lowercased() }) else {
+                setStatus(&s, "No entity “\(rest)”: \(s.entities.all.map(\.name).joined(separator: ", "))", .error)
+                return []
+            }
+            if let i = s.entities.visible.firstIndex(where: { $0.name == node.name }) { s.entities.scroll.selection = i }
+            s.navigation.removeAll()
+            s.focus = .table
+            return openEntity(&s, node.name)
+        case "filter":
+            guard let source = s.table.source else { return [] }
+            if !rest.isEmpty {
+                do { _ = try CoreStack.Predicate(format: rest) } catch {
+                    var p = PromptState(purpose: .filter, text: rest)
+                    let (message, offset) = predicateError(error)
+                    p.error = message
+                    p.errorOffset = offset
+                    s.modals.append(.prompt(p))
+                    return []
+                }
+            }
+            return [.openTable(source, sort: s.table.sort, sectioned: s.table.sectioned, filter: rest.isEmpty ? nil : rest, keepSelection: s.table.selectedID)]
+        case "sort":
+            let args = rest.split(separator: " ").map(String.init)
+            guard let source = s.table.source, let column = args.first else { return [] }
+            guard s.table.columns.contains(where: { $0.name == column }) else {
+                setStatus(&s, "No column “\(column)” in \(source.entityName)", .error)
+                return []
+            }
+            let ascending = args.count < 2 || args[1].lowercased().hasPrefix("a")
+            return [.openTable(source, sort: [SortKey(column: column, ascending: ascending)], sectioned: s.table.sectioned, filter: s.table.filter, keepSelection: s.table.selectedID)]
+        case "search":
+            guard s.table.source != nil, !rest.isEmpty else { return [] }
+            s.table.search = rest
+            return [.search(term: rest, from: s.table.scroll.selection, forward: true)]
+        case "export":
+            let args = rest.split(separator: " ", maxSplits: 1).map(String.init)
+            guard args.count == 2, ["csv", "json"].contains(args[0].lowercased()) else {
+                setStatus(&s, "Usage: :export csv|json FILE", .error)
+                return []
+            }
+            guard s.table.source != nil else { return [] }
+            return [.export(format: args[0].lowercased(), path: args[1])]
+        case "refresh": return run(&s, .refresh)
+        case "mouse":
+            if rest == "on" { s.mouseEnabled = true } else if rest == "off" { s.mouseEnabled = false } else { s.mouseEnabled.toggle() }
+            return []
+        default:
+            if let id = CommandID(rawValue: head) { return run(&s, id) }
+            setStatus(&s, "Unknown command “\(head)” (Tab completes, :help lists keys)", .error)
+            return []
+        }
+    }
+}

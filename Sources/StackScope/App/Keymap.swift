@@ -1,0 +1,200 @@
+/// Every command the browser has, by a stable name that `:` accepts too (`row.next`, `quit`).
+public enum CommandID: String, Sendable, CaseIterable, Hashable {
+    case quit = "quit"
+    case forceQuit = "quit!"
+    case help = "help"
+    case commandLine = "command"
+    case paneNext = "pane.next"
+    case panePrevious = "pane.previous"
+    case focusEntities = "pane.entities"
+    case focusTable = "pane.objects"
+    case focusDetail = "pane.detail"
+    case focusSaves = "pane.saves"
+    case down = "row.next"
+    case up = "row.previous"
+    case top = "row.first"
+    case bottom = "row.last"
+    case pageDown = "page.down"
+    case pageUp = "page.up"
+    case halfPageDown = "halfpage.down"
+    case halfPageUp = "halfpage.up"
+    case left = "column.previous"
+    case right = "column.next"
+    case open = "open"
+    case back = "back"
+    case sort = "sort"
+    case sortSecondary = "sort.secondary"
+    case sections = "sections"
+    case filter = "filter"
+    case clearFilter = "filter.clear"
+    case search = "search"
+    case searchNext = "search.next"
+    case searchPrevious = "search.previous"
+    case refresh = "refresh"
+    case copy = "copy"
+    case toggleMouse = "mouse"
+    case toggleDetail = "detail"
+    case zoom = "zoom"
+    case redraw = "redraw"
+    case suspend = "suspend"
+    case savesFilterContext = "saves.context"
+    case savesFollow = "saves.follow"
+}
+
+/// Where a binding applies: a pane, a modal, or everywhere.
+public enum KeyScope: String, Sendable, Hashable, CaseIterable {
+    case global, entities, table, detail, saves, help, confirm
+
+    public var title: String {
+        switch self {
+        case .global: "Global"
+        case .entities: "Entities pane"
+        case .table: "Objects pane"
+        case .detail: "Detail pane"
+        case .saves: "Saves pane"
+        case .help: "Help"
+        case .confirm: "Confirmation"
+        }
+    }
+
+    public init(_ pane: Pane) {
+        switch pane {
+        case .entities: self = .entities
+        case .table: self = .table
+        case .detail: self = .detail
+        case .saves: self = .saves
+        }
+    }
+}
+
+/// One key binding: its keys, the command, where it applies, its help text, and whether it is
+/// hinted in the footer. The keymap is the one table the dispatcher, the footer, the `?` help and
+/// the generated key reference all read, so they cannot drift apart.
+public struct Binding: Sendable {
+    public var keys: [Key]
+    public var command: CommandID
+    public var scope: KeyScope
+    public var help: String
+    /// A short label for the footer (nil: not in the footer).
+    public var footer: String?
+    public var group: String
+
+    public init(_ keys: [Key], _ command: CommandID, _ scope: KeyScope, _ help: String, footer: String? = nil, group: String = "Actions") {
+        self.keys = keys
+        self.command = command
+        self.scope = scope
+        self.help = help
+        self.footer = footer
+        self.group = group
+    }
+
+    /// The keys as shown in help: `j ↓`.
+    public var keyLabel: String { keys.map(\.description).joined(separator: " ") }
+}
+
+/// The browser's key bindings.
+///
+/// ```swift
+/// Keymap.binding(for: .char("j"), scopes: [.table, .global])?.command   // .down
+/// ```
+public enum Keymap {
+    public static let all: [Binding] = [
+        // Navigation, in every pane.
+        Binding([.char("j"), .down], .down, .global, "Move down", group: "Navigation"),
+        Binding([.char("k"), .up], .up, .global, "Move up", group: "Navigation"),
+        Binding([.char("g"), .home], .top, .global, "Go to the first row", group: "Navigation"),
+        Binding([.char("G"), .end], .bottom, .global, "Go to the last row", group: "Navigation"),
+        Binding([.pageDown], .pageDown, .global, "Page down", group: "Navigation"),
+        Binding([.pageUp], .pageUp, .global, "Page up", group: "Navigation"),
+        Binding([.ctrl("d")], .halfPageDown, .global, "Half a page down", group: "Navigation"),
+        Binding([.ctrl("u")], .halfPageUp, .global, "Half a page up", group: "Navigation"),
+        Binding([.tab], .paneNext, .global, "Next pane", footer: "pane", group: "Navigation"),
+        Binding([.backTab], .panePrevious, .global, "Previous pane", group: "Navigation"),
+        Binding([.enter], .open, .global, "Open: entity, object, relationship, log line", footer: "open", group: "Navigation"),
+        Binding([.escape], .back, .global, "Back along the breadcrumb", footer: "back", group: "Navigation"),
+        // Global actions.
+        Binding([.char("?")], .help, .global, "Help: every key, searchable", footer: "help"),
+        Binding([.char(":")], .commandLine, .global, "Command line (Tab completes)", footer: "cmd"),
+        Binding([.char("q")], .quit, .global, "Quit (asks first when changes are unsaved)", footer: "quit"),
+        Binding([.ctrl("c")], .forceQuit, .global, "Quit at once"),
+        Binding([.char("R")], .refresh, .global, "Re-read the store (see other processes' saves)", footer: "refresh"),
+        Binding([.char("y")], .copy, .global, "Copy the selected value or row (OSC 52)"),
+        Binding([.char("M")], .toggleMouse, .global, "Mouse capture on/off (off: the terminal selects text)"),
+        Binding([.char("v")], .toggleDetail, .global, "Show or hide the detail pane"),
+        Binding([.char("z")], .zoom, .global, "Zoom the focused pane"),
+        Binding([.ctrl("l")], .redraw, .global, "Redraw the screen"),
+        Binding([.ctrl("z")], .suspend, .global, "Suspend (fg to come back)"),
+        // Entities pane.
+        Binding([.char("l"), .right], .right, .entities, "Expand the entity's sub-entities", group: "Entities"),
+        Binding([.char("h"), .left], .left, .entities, "Collapse the entity's sub-entities", group: "Entities"),
+        // Objects pane.
+        Binding([.char("h"), .left], .left, .table, "Previous column", group: "Objects"),
+        Binding([.char("l"), .right], .right, .table, "Next column", group: "Objects"),
+        Binding([.char("s")], .sort, .table, "Sort by the column: ascending, descending, off", footer: "sort", group: "Objects"),
+        Binding([.char("S")], .sortSecondary, .table, "Add the column as a further sort key", group: "Objects"),
+        Binding([.char("=")], .sections, .table, "Group rows in sections by the first sort key", footer: "sections", group: "Objects"),
+        Binding([.char("f")], .filter, .table, "Filter with a predicate (Core Data's format)", footer: "filter", group: "Objects"),
+        Binding([.char("F")], .clearFilter, .table, "Clear the filter", group: "Objects"),
+        Binding([.char("/")], .search, .table, "Search the visible columns", footer: "search", group: "Objects"),
+        Binding([.char("n")], .searchNext, .table, "Next match", group: "Objects"),
+        Binding([.char("N")], .searchPrevious, .table, "Previous match", group: "Objects"),
+        // Saves pane.
+        Binding([.char("c")], .savesFilterContext, .saves, "Only the selected line's context (again: all)", footer: "context", group: "Saves"),
+        Binding([.char("F")], .savesFollow, .saves, "Follow the newest saves", footer: "follow", group: "Saves"),
+    ]
+
+    /// The first binding of `key` in the scopes, tried in order.
+    public static func binding(for key: Key, scopes: [KeyScope]) -> Binding? {
+        for scope in scopes {
+            if let b = all.first(where: { $0.scope == scope && $0.keys.contains(key) }) { return b }
+        }
+        return nil
+    }
+
+    /// The bindings of a command.
+    public static func bindings(of command: CommandID) -> [Binding] { all.filter { $0.command == command } }
+
+    /// The key reference as Markdown (docs/KEYS.md is this, checked by a test).
+    public static func markdown() -> String {
+        var out = "# stackscope keys\n\nGenerated from `Keymap.all` (`swift test` checks this file is current). Every command can also be typed after `:` by its name.\n"
+        for scope in KeyScope.allCases {
+            let rows = all.filter { $0.scope == scope }
+            guard !rows.isEmpty else { continue }
+            out += "\n## \(scope.title)\n\n| keys | command | what it does |\n|---|---|---|\n"
+            for b in rows {
+                let keys = b.keys.map { "`\($0.description == "|" ? "\\|" : $0.description)`" }.joined(separator: " ")
+                out += "| \(keys) | `\(b.command.rawValue)` | \(b.help) |\n"
+            }
+        }
+        out += "\n## Command line\n\n"
+        for c in CommandLine.commands {
+            out += "- `:\(c.usage)` — \(c.help)\n"
+        }
+        return out
+    }
+}
+
+/// The `:` commands beyond the keymap's command names.
+public enum CommandLine {
+    public struct Entry: Sendable {
+        public var name: String
+        public var usage: String
+        public var help: String
+    }
+
+    public static let commands: [Entry] = [
+        Entry(name: "entity", usage: "entity NAME", help: "open an entity's objects"),
+        Entry(name: "filter", usage: "filter PREDICATE", help: "filter the objects (empty: clear)"),
+        Entry(name: "sort", usage: "sort COLUMN [asc|desc]", help: "sort by a column"),
+        Entry(name: "search", usage: "search TEXT", help: "search the visible columns"),
+        Entry(name: "export", usage: "export csv|json FILE", help: "write the current table (all rows, filter applied)"),
+        Entry(name: "refresh", usage: "refresh", help: "re-read the store"),
+        Entry(name: "mouse", usage: "mouse [on|off]", help: "mouse capture"),
+        Entry(name: "q", usage: "q", help: "quit"),
+    ]
+
+    /// Names completed after `:`: the commands, then the keymap's command names.
+    public static var names: [String] {
+        commands.map(\.name) + CommandID.allCases.map(\.rawValue)
+    }
+}

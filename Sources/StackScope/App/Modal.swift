@@ -1,0 +1,54 @@
+/// A layer over the base screen: keys go to the top modal first. Values, so any stack can be
+/// rebuilt in a test and a stale popup cannot come back.
+public enum Modal: Sendable {
+    /// The `:` command line, with the completion shown and the history position.
+    case commandLine(CommandLineState)
+    /// A one-line prompt: the filter (predicate) or the search.
+    case prompt(PromptState)
+    /// The help screen, generated from the keymap.
+    case help(HelpState)
+    /// A yes/no question with what it is about.
+    case confirm(ConfirmState)
+}
+
+/// The `:` command line.
+public struct CommandLineState: Sendable, Hashable {
+    public var line = LineEditor()
+    /// Position in the history while cycling with ↑/↓ (nil: editing a new line).
+    public var historyIndex: Int?
+    public init() {}
+}
+
+/// A prompt for a filter or a search term.
+public struct PromptState: Sendable, Hashable {
+    public enum Purpose: Sendable, Hashable { case filter, search }
+    public var purpose: Purpose
+    public var line: LineEditor
+    /// The last parse error: its message and the character offset it points at.
+    public var error: String?
+    public var errorOffset: Int?
+    public init(purpose: Purpose, text: String = "") {
+        self.purpose = purpose
+        self.line = LineEditor(text: text)
+    }
+}
+
+/// The help screen: a filter and a selection over the keymap's rows.
+public struct HelpState: Sendable, Hashable {
+    public var filter = LineEditor()
+    public var scroll = ScrollState()
+    public init() {}
+}
+
+/// A question: a title, lines of detail and what to do on yes.
+public struct ConfirmState: Sendable {
+    public var title: String
+    public var lines: [String]
+    public var onYes: Action
+    public var scroll = ScrollState()
+    public init(title: String, lines: [String], onYes: Action) {
+        self.title = title
+        self.lines = lines
+        self.onYes = onYes
+    }
+}

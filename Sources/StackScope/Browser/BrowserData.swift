@@ -1,0 +1,366 @@
+import CoreStack
+import Foundation
+
+/// The browser's side of the store: the fetched results controller behind the objects pane, the
+/// entity monitors behind the counts, and the reads that fill the state's row window and detail.
+/// Lives on the main queue with the main context; hands the app `Sendable` snapshots only.
+///
+/// ```swift
+/// let data = BrowserData(session: session) { action in program.dispatch(action) }
+/// let opened = try data.openTable(.entity("Book"), sort: [], sectioned: false, filter: nil, keepSelection: nil)
+/// let rows = data.rows(0..<20)
+/// ```
+final class BrowserData {
+    let session: BrowserSession
+    let send: (Action) -> Void
+    private(set) var controller: FetchedResultsController<ManagedObject>?
+    private(set) var source: TableSource?
+    private(set) var sectioned = false
+    private var columns: [AttributeDescription] = []
+    private var monitors: [EntityMonitor<ManagedObject>] = []
+    private var monitorDelegates: [CountTracker] = []
+    private let tableDelegate = TableDelegate()
+    /// For each section, the display row of its header (sectioned tables).
+    private var sectionStarts: [Int] = []
+    var counts: [String: Int] = [:]
+    /// The selected object, followed across changes.
+    var selectedID: ManagedObjectID?
+
+    var context: ManagedObjectContext { session.mainContext }
+
+    init(session: BrowserSession, send: @escaping (Action) -> Void) {
+        self.session = session
+        self.send = send
+        tableDelegate.owner = self
+    }
+
+    // MARK: Entities
+
+    /// The entity tree (parents before sub-entities) and every entity's count; starts the monitors
+    /// that keep the counts current.
+    func loadEntities() throws -> ([EntityNode], [String: Int]) {
+        try context.performAndWait {
+            var nodes: [EntityNode] = []
+            func add(_ e: EntityDescription, depth: Int) {
+                nodes.append(EntityNode(name: e.name, depth: depth, isAbstract: e.isAbstract, hasChildren: !e.subentities.isEmpty))
+                for sub in e.subentities.sorted(by: { $0.name < $1.name }) { add(sub, depth: depth + 1) }
+            }
+            for e in session.model.entities.filter({ $0.superentity == nil }).sorted(by: { $0.name < $1.name }) { add(e, depth: 0) }
+            counts = try session.counts()
+            monitors.removeAll()
+            monitorDelegates.removeAll()
+            for e in session.model.entities {
+                let monitor = try EntityMonitor<ManagedObject>(context: context, entityName: e.name, frequency: .onChange)
+                let tracker = CountTracker(entity: e.name, owner: self)
+                monitor.delegate = tracker
+                monitors.append(monitor)
+                monitorDelegates.append(tracker)
+            }
+            return (nodes, counts)
+        }
+    }
+
+    fileprivate func countDelta(_ entity: String, _ delta: Int) {
+        counts[entity, default: 0] = max(0, counts[entity, default: 0] + delta)
+        send(.countsChanged([entity: counts[entity, default: 0]], at: Date()))
+    }
+
+    // MARK: The table
+
+    /// Fetches a table's objects into a new controller (the old one is kept if this fails).
+    func openTable(
+        _ source: TableSource, sort: [SortKey], sectioned: Bool, filter: String?, keepSelection: ManagedObjectID?
+    ) throws -> TableOpened {
+        try context.performAndWait {
+            let entity = try session.model.requireEntity(source.entityName)
+            var request = FetchRequest<ManagedObject>(entityName: entity.name)
+            var predicates: [CoreStack.Predicate] = []
+            if case let .relationship(owner, key, _, _) = source {
+                predicates.append(try relationshipPredicate(owner: owner, key: key))
+            }
+            if let filter, !filter.isEmpty { predicates.append(try CoreStack.Predicate(format: filter)) }
+            request.predicate = predicates.isEmpty ? nil : predicates.count == 1 ? predicates[0] : .and(predicates)
+            for key in sort where entity.attribute(named: key.column) == nil {
+                throw CoreStackError.unknownKey(entity: entity.name, key: key.column)
+            }
+            request.sortDescriptors = sort.map { SortDescriptor($0.column, ascending: $0.ascending) }
+            let sectionKey = sectioned ? sort.first?.column : nil
+            let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: sectionKey)
+            controller.delegate = tableDelegate
+            try controller.performFetch()
+            self.controller = controller
+            self.source = source
+            self.sectioned = sectionKey != nil
+            columns = entity.allAttributes.filter { !$0.isTransient }
+            rebuildSectionStarts()
+            selectedID = keepSelection
+            let columnInfo = columns.map {
+                ColumnInfo(
+                    name: $0.name, typeName: ValueFormatter.typeName($0.type), alignRight: ValueFormatter.isNumeric($0.type),
+                    width: DisplayWidth.of($0.name) + 2)
+            }
+            return TableOpened(
+                source: source, columns: columnInfo, sort: sectionKey == nil && sort.isEmpty ? [] : sort, sectioned: self.sectioned,
+                filter: filter, rowCount: rowCount, objectCount: controller.count,
+                selectedIndex: keepSelection.flatMap { displayIndex(of: $0) })
+        }
+    }
+
+    /// The objects of `owner`'s relationship `key`, as a predicate on the destination entity.
+    func relationshipPredicate(owner: ManagedObjectID, key: String) throws -> CoreStack.Predicate {
+        let object = try context.existingObject(with: owner)
+        guard let rel = object.entity.relationship(named: key) else {
+            throw CoreStackError.unknownKey(entity: object.entity.name, key: key)
+        }
+        let ids = try object.objectIDs(forRelationshipNamed: key)
+        _ = rel
+        return .comparison(Comparison(.evaluatedObject, .in, .list(ids.map { .object($0) })))
+    }
+
+    var rowCount: Int {
+        guard let controller else { return 0 }
+        return sectioned ? controller.count + controller.sectionCount : controller.count
+    }
+
+    private func rebuildSectionStarts() {
+        sectionStarts = []
+        guard sectioned, let controller else { return }
+        var row = 0
+        for s in controller.sections {
+            sectionStarts.append(row)
+            row += s.numberOfObjects + 1
+        }
+    }
+
+    /// The controller's index path of a display row (nil for a section header).
+    func indexPath(ofDisplayRow i: Int) -> (section: Int, row: Int?)? {
+        guard let controller else { return nil }
+        if !sectioned { return i < controller.count ? (0, i) : nil }
+        var lo = 0, hi = sectionStarts.count - 1
+        guard hi >= 0 else { return nil }
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if sectionStarts[mid] <= i { lo = mid } else { hi = mid - 1 }
+        }
+        let offset = i - sectionStarts[lo]
+        return (lo, offset == 0 ? nil : offset - 1)
+    }
+
+    func displayIndex(of path: IndexPath) -> Int {
+        sectioned && path.section < sectionStarts.count ? sectionStarts[path.section] + 1 + path.row : path.row
+    }
+
+    func displayIndex(of id: ManagedObjectID) -> Int? {
+        guard let controller, let object = context.registeredObject(for: id), let path = controller.indexPath(for: object) else { return nil }
+        return displayIndex(of: path)
+    }
+
+    /// Formatted rows for a range of display rows.
+    func rows(_ range: Range<Int>) -> [TableRow] {
+        context.performAndWait {
+            guard let controller else { return [] }
+            let sections = sectioned ? controller.sections : []
+            var out: [TableRow] = []
+            out.reserveCapacity(range.count)
+            for i in range {
+                guard let (section, row) = indexPath(ofDisplayRow: i) else { break }
+                guard let row else {
+                    let info = sections[section]
+                    out.append(.section(name: info.name, count: info.numberOfObjects))
+                    continue
+                }
+                guard let object = controller[IndexPath(row: row, section: section)] else { break }
+                out.append(.object(id: object.objectID, cells: cells(of: object)))
+            }
+            return out
+        }
+    }
+
+    func cells(of object: ManagedObject) -> [String] {
+        columns.map { a in
+            guard object.entity.attribute(named: a.name) != nil else { return "" }  // a sibling entity's attribute
+            return (try? object.attributeValue(forKey: a.name)).map(ValueFormatter.cell) ?? "?"
+        }
+    }
+
+    /// The first display row at or after `start` (before, going back) whose cells contain `term`,
+    /// wrapping around once.
+    func search(_ term: String, from start: Int, forward: Bool) -> Int? {
+        let n = rowCount
+        guard n > 0 else { return nil }
+        let needle = term.lowercased()
+        let chunk = 256
+        var scanned = 0
+        var i = ((start % n) + n) % n
+        while scanned < n {
+            let len = min(chunk, n - scanned)
+            let indices: [Int] = (0..<len).map { k in ((forward ? i + k : i - k) % n + n) % n }
+            let lo = indices.min() ?? 0, hi = (indices.max() ?? 0) + 1
+            let rows = rows(lo..<hi)
+            for idx in indices {
+                guard idx - lo < rows.count, case let .object(_, cells) = rows[idx - lo] else { continue }
+                if cells.contains(where: { $0.lowercased().contains(needle) }) { return idx }
+            }
+            scanned += len
+            i = forward ? i + len : i - len
+        }
+        return nil
+    }
+
+    // MARK: Detail
+
+    func detail(for id: ManagedObjectID) throws -> DetailSnapshot {
+        try context.performAndWait {
+            let object = try context.existingObject(with: id)
+            let changed = Set(object.changedValues().keys)
+            var props: [DetailProperty] = []
+            for a in object.entity.allAttributes {
+                let value = try object.attributeValue(forKey: a.name)
+                props.append(DetailProperty(
+                    name: a.name, kind: .attribute(type: ValueFormatter.typeName(a.type) + (a.isOptional ? ", optional" : "")),
+                    value: ValueFormatter.detail(value), changed: changed.contains(a.name)))
+            }
+            for r in object.entity.allRelationships {
+                if r.isToMany {
+                    let n = try object.objectIDs(forRelationshipNamed: r.name).count
+                    props.append(DetailProperty(
+                        name: r.name, kind: .toMany(destination: r.destinationEntityName, count: n, ordered: r.isOrdered),
+                        value: "\(n)", changed: changed.contains(r.name)))
+                } else {
+                    let target = try object.object(forKey: r.name)
+                    props.append(DetailProperty(
+                        name: r.name, kind: .toOne(destination: r.destinationEntityName, target: target?.objectID),
+                        value: target.map(ValueFormatter.displayName) ?? "nil", changed: changed.contains(r.name)))
+                }
+            }
+            return DetailSnapshot(
+                objectID: id, entityName: object.entity.name, title: ValueFormatter.displayName(of: object),
+                uri: id.uriRepresentation().absoluteString, properties: props)
+        }
+    }
+
+    // MARK: Changes
+
+    /// The controller reported a batch of changes: tell the app the new totals, the marks and
+    /// where the selected object went.
+    fileprivate func tableDidChange(_ marks: [ManagedObjectID: RowMark]) {
+        rebuildSectionStarts()
+        let objectCount = controller?.count ?? 0
+        let selected = selectedID.flatMap { displayIndex(of: $0) }
+        send(.tableChanged(TableChange(rowCount: rowCount, objectCount: objectCount, marks: marks, selectedIndex: selected, date: Date())))
+    }
+
+    fileprivate func tableDidRefetch() {
+        rebuildSectionStarts()
+        let selected = selectedID.flatMap { displayIndex(of: $0) }
+        send(.tableChanged(TableChange(rowCount: rowCount, objectCount: controller?.count ?? 0, marks: [:], selectedIndex: selected, date: Date())))
+    }
+
+    // MARK: Export
+
+    /// Writes every row of the current table (filter and sort applied) as CSV or JSON.
+    func export(format: String, to path: String) throws -> Int {
+        let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        let (header, lines): ([String], [[AttributeValue]]) = try context.performAndWait {
+            guard let controller else { throw BrowserError.noTable }
+            let objects = controller.fetchedObjects
+            let header = ["objectID"] + columns.map(\.name)
+            let lines = objects.map { o in
+                [AttributeValue.string(o.objectID.uriRepresentation().absoluteString)]
+                    + columns.map { a in o.entity.attribute(named: a.name) == nil ? .null : ((try? o.attributeValue(forKey: a.name)) ?? .null) }
+            }
+            return (header, lines)
+        }
+        var out = ""
+        if format == "csv" {
+            func quote(_ s: String) -> String {
+                s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+            }
+            out = header.map(quote).joined(separator: ",") + "\r\n"
+            for l in lines { out += l.map { $0.isNull ? "" : quote(ValueFormatter.detail($0)) }.joined(separator: ",") + "\r\n" }
+        } else {
+            let json = JSONValue.array(lines.map { l in .object(zip(header, l).map { ($0, Self.json($1)) }) })
+            out = json.rendered() + "\n"
+        }
+        do {
+            try out.write(to: url, atomically: true, encoding: .utf8)
+        } catch {
+            throw BrowserError.cannotWrite(path: url.path, reason: error.localizedDescription)
+        }
+        return lines.count
+    }
+
+    static func json(_ v: AttributeValue) -> JSONValue {
+        switch v {
+        case .null: .null
+        case let .integer(i): .integer(i)
+        case let .double(d): d.isFinite ? .double(d) : .string(String(d))
+        case let .bool(b): .bool(b)
+        case let .decimal(d): .number(NSDecimalNumber(decimal: d).description(withLocale: Locale(identifier: "en_US_POSIX")))
+        case let .data(d): .string(d.base64EncodedString())
+        default: .string(ValueFormatter.detail(v))
+        }
+    }
+
+    // MARK: Refresh
+
+    /// Re-reads the store: drops the cached rows, refetches, recounts; returns what changed per entity.
+    func refresh() throws -> [String: (Int, Int)] {
+        let before = counts
+        session.coordinator.invalidateRowCache()
+        if let stack = session.stack {
+            let root = stack.privateQueueContext
+            root.performAndWait { root.refreshAllObjects() }
+        }
+        try context.performAndWait {
+            context.refreshAllObjects()
+            counts = try session.counts()
+            if let controller { try controller.performFetch() }
+        }
+        rebuildSectionStarts()
+        var diff: [String: (Int, Int)] = [:]
+        for (name, n) in counts where before[name] != n { diff[name] = (before[name] ?? 0, n) }
+        return diff
+    }
+}
+
+/// Adjusts one entity's count as its monitor reports inserts and deletes.
+private final class CountTracker: EntityMonitorDelegate {
+    typealias Object = ManagedObject
+    let entity: String
+    weak var owner: BrowserData?
+    init(entity: String, owner: BrowserData) {
+        self.entity = entity
+        self.owner = owner
+    }
+    func entityMonitor(_ monitor: EntityMonitor<ManagedObject>, didInsert objects: Set<ManagedObject>) {
+        owner?.countDelta(entity, objects.count)
+    }
+    func entityMonitor(_ monitor: EntityMonitor<ManagedObject>, didDelete objects: Set<ManagedObject>) {
+        owner?.countDelta(entity, -objects.count)
+    }
+}
+
+/// Collects a controller's changes between will- and did-change into marks.
+private final class TableDelegate: FetchedResultsControllerDelegate {
+    typealias Object = ManagedObject
+    weak var owner: BrowserData?
+    var marks: [ManagedObjectID: RowMark] = [:]
+    func controllerWillChangeContent(_ controller: FetchedResultsController<ManagedObject>) { marks = [:] }
+    func controller(_ controller: FetchedResultsController<ManagedObject>, didChange change: FetchedResultsChange<ManagedObject>) {
+        switch change {
+        case let .insert(o, _): marks[o.objectID] = .inserted
+        case let .update(o, _, _): marks[o.objectID] = .updated
+        case let .move(o, _, _): marks[o.objectID] = .moved
+        case .delete: break
+        }
+    }
+    func controllerDidChangeContent(_ controller: FetchedResultsController<ManagedObject>) {
+        guard controller === owner?.controller else { return }
+        owner?.tableDidChange(marks)
+    }
+    func controllerDidPerformFetch(_ controller: FetchedResultsController<ManagedObject>) {
+        guard controller === owner?.controller else { return }
+        owner?.tableDidRefetch()
+    }
+}

@@ -1,0 +1,262 @@
+import CoreStack
+import Foundation
+
+/// The browser's loop: every action enters through ``dispatch(_:)`` on the main queue, goes
+/// through ``App/update(_:_:)``, the commands it returns run here (their results come back as
+/// actions), and once the queue has drained the state is rendered once into the backend.
+///
+/// ```swift
+/// let backend = HeadlessBackend(size: Size(width: 120, height: 36))
+/// let program = BrowserProgram(session: session, backend: backend)
+/// DispatchQueue.main.async { program.start() }
+/// ```
+public final class BrowserProgram {
+    public private(set) var state: AppState
+    public let session: BrowserSession
+    let backend: any TerminalBackend
+    private(set) var data: BrowserData!
+    private var queue: [Action] = []
+    private var processing = false
+    private var dirty = true
+    private var saveObserver: (any NSObjectProtocol)?
+    private var ticker: (any DispatchSourceTimer)?
+    /// Jobs scheduled on the main queue and not finished (for ``isIdle``).
+    private var pendingJobs = 0
+    let clock: @Sendable () -> Date
+    /// Writes text to the terminal's clipboard (OSC 52 by default).
+    public var copyHandler: (String) -> Void = { text in
+        let b64 = Data(text.utf8).base64EncodedString()
+        FileHandle.standardOutput.write(Data("\u{1B}]52;c;\(b64)\u{07}".utf8))
+    }
+    /// Asked to suspend the process (Ctrl-Z); the terminal backend does it.
+    public var suspendHandler: () -> Void = {}
+    /// Called once when the app quits.
+    public var quitHandler: () -> Void = {}
+    /// The last text copied (for tests).
+    public private(set) var lastCopied: String?
+    /// How many frames were rendered.
+    public private(set) var frames = 0
+
+    public init(session: BrowserSession, backend: any TerminalBackend, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.session = session
+        self.backend = backend
+        self.clock = clock
+        var s = AppState(store: StoreSummary(
+            path: session.storeURL?.path ?? "(in memory)", modelVersion: session.modelVersion, readOnly: session.readOnly,
+            contextName: session.mainContext.name ?? "main"))
+        s.size = backend.size
+        s.now = clock()
+        s.colorsEnabled = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+        state = s
+        data = BrowserData(session: session) { [weak self] action in self?.dispatch(action) }
+    }
+
+    deinit {
+        if let saveObserver { NotificationCenter.default.removeObserver(saveObserver) }
+        ticker?.cancel()
+    }
+
+    /// Loads the entity tree and counts, opens the first entity, starts watching saves, and draws
+    /// the first screen. Call on the main queue.
+    public func start(openEntity: String? = nil) {
+        observeSaves()
+        let mailbox = MainMailbox(self)
+        session.logSink.attach { message in mailbox.post(.message(message, .error)) }
+        do {
+            let (nodes, counts) = try data.loadEntities()
+            dispatch(.entitiesLoaded(nodes, counts: counts))
+            let first = openEntity ?? nodes.first(where: { !$0.isAbstract && (counts[$0.name] ?? 0) > 0 })?.name ?? nodes.first?.name
+            if let first {
+                if let i = state.entities.visible.firstIndex(where: { $0.name == first }) {
+                    var s = state
+                    s.entities.scroll.selection = i
+                    state = s
+                }
+                dispatch(.commandLine("entity \(first)"))
+                var s = state
+                s.focus = .table
+                state = s
+            }
+        } catch {
+            dispatch(.message(StackScopeErrorMessage.line(for: error), .error))
+        }
+        flush()
+    }
+
+    /// The state is settled: no actions queued, no jobs scheduled.
+    public var isIdle: Bool { queue.isEmpty && !processing && pendingJobs == 0 }
+
+    /// Feeds an action in; renders once the queue has drained. Call on the main queue.
+    public func dispatch(_ action: Action) {
+        dispatch([action])
+    }
+
+    /// Feeds several actions in (keys read in one go) and renders once after the last.
+    public func dispatch(_ actions: [Action]) {
+        queue.append(contentsOf: actions)
+        guard !processing else { return }
+        processing = true
+        while !queue.isEmpty {
+            let a = queue.removeFirst()
+            let commands = App.update(&state, a)
+            dirty = true
+            for c in commands { run(c) }
+        }
+        processing = false
+        flush()
+    }
+
+    /// Repaints everything (after a resume or Ctrl-L).
+    public func redraw() {
+        backend.invalidate()
+        dirty = true
+        flush()
+    }
+
+    /// Draws the state if it changed since the last frame.
+    public func flush() {
+        guard dirty, !processing else { return }
+        dirty = false
+        frames += 1
+        backend.draw(App.render(state))
+    }
+
+    /// Schedules work on the main queue after the current frame is drawn (so a spinner shows first).
+    private func later(_ work: @escaping () -> Void) {
+        pendingJobs += 1
+        flush()
+        let job = MainQueueJob { [self] in
+            pendingJobs -= 1
+            work()
+        }
+        DispatchQueue.main.async { job.run() }
+    }
+
+    private func run(_ command: Command) {
+        switch command {
+        case let .openTable(source, sort, sectioned, filter, keep):
+            later { [self] in
+                do {
+                    let opened = try data.openTable(source, sort: sort, sectioned: sectioned, filter: filter, keepSelection: keep)
+                    dispatch(.tableOpened(opened))
+                } catch {
+                    dispatch(.tableFailed(source: source, message: (filter.map { "Filter “\($0)”: " } ?? "") + StackScopeErrorMessage.line(for: error)))
+                }
+            }
+        case let .loadWindow(generation, range):
+            queue.append(.windowLoaded(generation: generation, range: range, rows: data.rows(range)))
+        case let .loadDetail(id):
+            data.selectedID = id
+            guard let id else {
+                queue.append(.detailLoaded(nil, error: nil))
+                return
+            }
+            do {
+                queue.append(.detailLoaded(try data.detail(for: id), error: nil))
+            } catch {
+                queue.append(.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error)))
+            }
+        case let .search(term, from, forward):
+            later { [self] in dispatch(.searchFound(index: data.search(term, from: from, forward: forward), term: term)) }
+        case .refresh:
+            later { [self] in
+                do {
+                    let diff = try data.refresh()
+                    dispatch(.countsChanged(data.counts, at: clock()))
+                    let note = diff.isEmpty
+                        ? "refresh: nothing changed in the store"
+                        : "refresh: " + diff.keys.sorted().map { k in
+                            let (a, b) = diff[k] ?? (0, 0)
+                            return "\(k) \(a) → \(b) (\(b >= a ? "+" : "")\(b - a))"
+                        }.joined(separator: ", ")
+                    dispatch(.saveLogged(SaveLogEntry(date: clock(), contextName: "store (re-read)", origin: .refresh, inserted: [], updated: [], deleted: [], note: note)))
+                    dispatch(.message(diff.isEmpty ? "Re-read the store: nothing changed" : "Re-read the store: " + note.dropFirst(9), .info))
+                } catch {
+                    dispatch(.message("Refresh failed: " + StackScopeErrorMessage.line(for: error), .error))
+                }
+            }
+        case let .export(format, path):
+            later { [self] in
+                do {
+                    let n = try data.export(format: format, to: path)
+                    dispatch(.message("Wrote \(n) rows to \(path)", .info))
+                } catch {
+                    dispatch(.message(StackScopeErrorMessage.line(for: error), .error))
+                }
+            }
+        case let .copy(text):
+            lastCopied = text
+            copyHandler(text)
+        case .startTicking:
+            startTicking()
+        case .suspend:
+            suspendHandler()
+            backend.invalidate()
+            dirty = true
+        case .redraw:
+            backend.invalidate()
+            dirty = true
+        case .quit:
+            ticker?.cancel()
+            ticker = nil
+            quitHandler()
+        }
+    }
+
+    private func startTicking() {
+        guard ticker == nil else { return }
+        let t = DispatchSource.makeTimerSource(queue: .main)
+        t.schedule(deadline: .now() + 0.1, repeating: 0.1)
+        let job = MainQueueJob { [weak self] in
+            guard let self else { return }
+            dispatch(.tick(clock()))
+            if state.busy == nil && state.table.marks.isEmpty && state.entities.changedAt.isEmpty {
+                ticker?.cancel()
+                ticker = nil
+            }
+        }
+        t.setEventHandler { job.run() }
+        ticker = t
+        t.resume()
+    }
+
+    /// Every did-save in the process on this store, from any context (root, main, children, batch
+    /// contexts on other coordinators), becomes a line of the saves pane.
+    private func observeSaves() {
+        let coordinator = ObjectIdentifier(session.coordinator)
+        let url = session.storeURL?.standardizedFileURL
+        let clock = clock
+        let mailbox = MainMailbox(self)
+        saveObserver = NotificationCenter.default.addObserver(forName: .managedObjectContextDidSave, object: nil, queue: nil) { note in
+            guard let context = note.object as? ManagedObjectContext else { return }
+            let c = context.persistentStoreCoordinator
+            let same = ObjectIdentifier(c) == coordinator
+                || url != nil && (c.persistentStore as? SQLiteStore)?.url?.standardizedFileURL == url
+            guard same else { return }
+            func ids(_ key: String) -> [String] {
+                ((note.userInfo?[key] as? Set<ManagedObjectID>) ?? []).map { $0.uriRepresentation().absoluteString }.sorted()
+            }
+            let entry = SaveLogEntry(
+                date: clock(), contextName: context.name ?? "unnamed", inserted: ids(ContextNotificationKey.insertedObjectIDs),
+                updated: ids(ContextNotificationKey.updatedObjectIDs), deleted: ids(ContextNotificationKey.deletedObjectIDs))
+            mailbox.post(.saveLogged(entry))
+        }
+    }
+}
+
+/// Hands actions from any thread to the program on the main queue.
+final class MainMailbox: @unchecked Sendable {
+    private weak var program: BrowserProgram?
+    init(_ program: BrowserProgram) { self.program = program }
+    func post(_ action: Action) {
+        DispatchQueue.main.async { [self] in program?.dispatch(action) }
+    }
+}
+
+/// A closure that belongs to the main queue, carried to it by Dispatch. The browser's program and
+/// data are confined to the main queue (every entry point is called there), which the compiler
+/// cannot see; this box is the one place that says so.
+struct MainQueueJob: @unchecked Sendable {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}

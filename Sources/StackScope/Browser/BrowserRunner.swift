@@ -1,0 +1,110 @@
+import CoreStack
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the browser in the terminal: takes the terminal over with curses, owns the signals,
+/// feeds keys into a ``BrowserProgram`` on the main queue, and gives the terminal back on every
+/// way out (quit, SIGINT, SIGTERM, SIGHUP, an error, a crash in the app's own code).
+///
+/// ```swift
+/// let session = try BrowserSession.open(storePath: path, modelPath: nil, readOnly: false)
+/// BrowserRunner.run(session: session, mouse: true)   // never returns
+/// ```
+public enum BrowserRunner {
+    /// Starts the browser and services the main queue until it quits; exits the process.
+    public static func run(session: BrowserSession, mouse: Bool) -> Never {
+        let box = RunnerState()
+        // Signals first, so curses sees them taken and installs none of its own handlers.
+        let signals = TerminalSignals(queue: .main) { signal in
+            let job = MainQueueJob { box.handle(signal) }
+            job.run()
+        }
+        box.signals = signals
+        let backend: CursesBackend
+        do {
+            backend = try CursesBackend(mouse: mouse)
+        } catch {
+            signals.cancel()
+            FileHandle.standardError.write(Data("stackscope: error: \(error)\n".utf8))
+            exit(1)
+        }
+        // The size curses saw at start can predate the terminal's (a pane still being laid out).
+        backend.handleResize()
+        box.backend = backend
+        let program = BrowserProgram(session: session, backend: backend)
+        program.suspendHandler = { backend.suspend() }
+        program.quitHandler = { box.finish(status: 0) }
+        box.program = program
+        box.session = session
+        box.input = stdinReadSource(queue: .main) { available in
+            let job = MainQueueJob { box.readInput(available: available) }
+            job.run()
+        }
+        DispatchQueue.main.async {
+            let job = MainQueueJob { program.start() }
+            job.run()
+        }
+        dispatchMain()
+    }
+}
+
+/// What the runner's callbacks share; touched on the main queue only.
+final class RunnerState: @unchecked Sendable {
+    var signals: TerminalSignals?
+    var backend: CursesBackend?
+    var program: BrowserProgram?
+    var session: BrowserSession?
+    var input: (any DispatchSourceRead)?
+    private var finished = false
+
+    func readInput(available: UInt) {
+        guard let backend, let program else { return }
+        if available == 0 {
+            // Standard input closed: the terminal went away.
+            finish(status: 0)
+            return
+        }
+        let keys = backend.readKeys()
+        program.dispatch(keys.map { .key($0) })
+    }
+
+    func handle(_ signal: TerminalSignal) {
+        guard let backend, let program else { return }
+        switch signal {
+        case .resized:
+            backend.handleResize()
+            program.dispatch([.resized(backend.size)])
+        case .suspend:
+            backend.suspend()
+            program.redraw()
+        case .resumed:
+            backend.invalidate()
+            program.redraw()
+        case .interrupt, .terminate, .hangup:
+            finish(status: signal == .interrupt ? 130 : 0)
+        }
+    }
+
+    /// Saves what the session holds (the framework's save-on-termination, in the browser's own
+    /// order), gives the terminal back, then ends the process.
+    func finish(status: Int32) {
+        guard !finished else { return }
+        finished = true
+        input?.cancel()
+        let saveError = session.flatMap { s -> String? in
+            do {
+                try s.saveAll()
+                return nil
+            } catch {
+                return StackScopeErrorMessage.line(for: error)
+            }
+        }
+        backend?.restore()
+        signals?.cancel()
+        if let saveError { FileHandle.standardError.write(Data("stackscope: error: saving on exit failed: \(saveError)\n".utf8)) }
+        exit(status)
+    }
+}

@@ -1,0 +1,177 @@
+import CoreStack
+import Foundation
+
+/// The store the browser looks at and the stack it reads through: a ``CoreDataStack`` over any
+/// store (root private context → main-queue context → children), or the demo store in the cache
+/// folder through ``PersistentStoreManager``.
+///
+/// ```swift
+/// let session = try BrowserSession.open(storePath: "/tmp/library.sqlite", modelPath: nil, readOnly: true)
+/// session.mainContext   // the main-queue context the tables are built on
+/// ```
+public final class BrowserSession: @unchecked Sendable {
+    /// Where the store file is (nil for in-memory stores).
+    public let storeURL: URL?
+    public let model: ManagedObjectModel
+    public let modelVersion: String
+    public let readOnly: Bool
+    /// The main-queue context the browser's tables, detail and counts read through.
+    public let mainContext: ManagedObjectContext
+    /// The coordinator of the main context.
+    public let coordinator: PersistentStoreCoordinator
+    /// The nested stack, when the store was opened through one.
+    public let stack: CoreDataStack?
+    /// The shared-manager stack, for the demo store.
+    public let manager: PersistentStoreManager?
+    /// Messages the stack reports by itself (saves it triggered that failed).
+    let logSink: LogSink
+
+    /// Collects messages from the stacks' log hooks until the app shows them.
+    final class LogSink: @unchecked Sendable {
+        private let lock = NSLock()
+        private var handler: (@Sendable (String) -> Void)?
+        private var pending: [String] = []
+        func log(_ message: String) {
+            lock.lock()
+            let h = handler
+            if h == nil { pending.append(message) }
+            lock.unlock()
+            h?(message)
+        }
+        func attach(_ h: @escaping @Sendable (String) -> Void) {
+            lock.lock()
+            handler = h
+            let p = pending
+            pending = []
+            lock.unlock()
+            p.forEach(h)
+        }
+    }
+
+    /// What a session reads through.
+    enum Backing {
+        case stack(CoreDataStack)
+        case manager(PersistentStoreManager)
+    }
+
+    init(storeURL: URL?, modelVersion: String, readOnly: Bool, backing: Backing, logSink: LogSink) {
+        self.storeURL = storeURL
+        self.modelVersion = modelVersion
+        self.readOnly = readOnly
+        self.logSink = logSink
+        switch backing {
+        case let .stack(stack):
+            self.stack = stack
+            manager = nil
+            model = stack.model
+            mainContext = stack.mainQueueContext
+            coordinator = stack.persistentStoreCoordinator
+        case let .manager(manager):
+            self.manager = manager
+            stack = nil
+            model = manager.persistentStoreCoordinator.managedObjectModel
+            mainContext = manager.managedObjectContext
+            coordinator = manager.persistentStoreCoordinator
+        }
+    }
+
+    /// The contexts of the stack that the saves pane names, root first.
+    public var rootContext: ManagedObjectContext { stack?.privateQueueContext ?? mainContext }
+
+    /// Opens a store file through a ``CoreDataStack``: any store `stackscope info` opens, with the
+    /// same model rules (the demo model, or `modelPath`). `readOnly` opens it so nothing can write.
+    public static func open(storePath: String, modelPath: String?, readOnly: Bool, files: any StoreFileAccess = StoreFiles.standard) throws -> BrowserSession {
+        let url = URL(fileURLWithPath: storePath)
+        let metadata = try files.metadata(at: url)
+        let writable = !readOnly && FileManager.default.isWritableFile(atPath: url.path)
+            && FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)
+        // Open read-only first: this checks the model against the store and writes nothing.
+        let checked: any PersistentStore
+        if let modelPath {
+            let modelURL = URL(fileURLWithPath: modelPath)
+            switch modelURL.pathExtension {
+            case "xcdatamodeld": checked = try files.openReadOnly(at: url, bundle: try XcodeModelReader.readBundle(at: modelURL))
+            case "xcdatamodel": checked = try files.openReadOnly(at: url, model: try XcodeModelReader.readModel(at: modelURL))
+            default: throw StackScopeError.unsupportedModelPath(path: modelPath)
+            }
+        } else {
+            guard DemoLibrary.matches(metadata) else { throw StackScopeError.modelRequired(path: storePath) }
+            checked = try files.openReadOnly(at: url, model: try DemoLibrary.model())
+        }
+        if writable, let sqlite = checked as? SQLiteStore, let fileURL = sqlite.url {
+            let model = sqlite.model
+            return try make(store: try SQLiteStore(url: fileURL, model: model, readOnly: false), url: url, readOnly: false)
+        }
+        return try make(store: checked, url: url, readOnly: true)
+    }
+
+    static func make(store: any PersistentStore, url: URL?, readOnly: Bool) throws -> BrowserSession {
+        let sink = LogSink()
+        var options = CoreDataStack.Options()
+        options.log = { sink.log($0) }
+        let stack = try CoreDataStack.constructStack(store: store, options: options)
+        stack.privateQueueContext.name = "root"
+        stack.mainQueueContext.name = "main"
+        let version = store.model.versionName ?? store.model.versionIdentifiers.first ?? "unnamed"
+        return BrowserSession(storeURL: url, modelVersion: version, readOnly: readOnly, backing: .stack(stack), logSink: sink)
+    }
+
+    /// A stack over any store (an in-memory one in tests), through a ``CoreDataStack``.
+    public static func stack(over store: any PersistentStore, url: URL? = nil, readOnly: Bool = false) throws -> BrowserSession {
+        try make(store: store, url: url, readOnly: readOnly)
+    }
+
+    /// Opens the demo library in the cache folder through ``PersistentStoreManager``, creating and
+    /// seeding it on first run (`progress` is told as it goes).
+    public static func demo(
+        storeURL: URL? = nil, size: Int = 300, environment: [String: String]? = nil, progress: (String) -> Void = { _ in }
+    ) throws -> BrowserSession {
+        let sink = LogSink()
+        let model = try DemoLibrary.model()
+        let config = PersistentStoreManager.Configuration(
+            model: model, applicationName: "stackscope", storeURL: storeURL, environment: environment,
+            savesOnTermination: false, log: { sink.log($0) })
+        let manager = try PersistentStoreManager(configuration: config)
+        let context = manager.managedObjectContext
+        let empty = try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Book")) == 0 }
+        if empty {
+            progress("Creating the demo library in \(manager.storeURL.path) …")
+            try context.performAndWait {
+                _ = try DemoLibrary.populate(context, size: size)
+                try context.save()
+            }
+            progress("Created.")
+        }
+        context.name = "main"
+        return BrowserSession(
+            storeURL: manager.storeURL, modelVersion: DemoLibrary.versionName, readOnly: false, backing: .manager(manager), logSink: sink)
+    }
+
+    /// A new child of the main context (a worker, or a scratch pad for editing); its saves reach
+    /// the store by themselves in a ``CoreDataStack``.
+    public func newChildContext(name: String) -> ManagedObjectContext {
+        if let stack { return stack.newChildContext(name: name) }
+        let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: mainContext, name: name)
+        return child
+    }
+
+    /// Saves the main context and, in a nested stack, the root context, so that nothing pending is
+    /// lost when the process ends. Call on the main queue.
+    public func saveAll() throws {
+        try mainContext.performAndWait { if mainContext.hasChanges { try mainContext.save() } }
+        if let stack {
+            _ = stack.waitForPendingSaves(timeout: .now() + 5)
+            let root = stack.privateQueueContext
+            try root.performAndWait { if root.hasChanges { try root.save() } }
+        }
+    }
+
+    /// Every entity with its live count, as the main context sees it.
+    func counts() throws -> [String: Int] {
+        var out: [String: Int] = [:]
+        for e in model.entities {
+            out[e.name] = try mainContext.count(for: FetchRequest<ManagedObject>(entityName: e.name))
+        }
+        return out
+    }
+}

@@ -1,0 +1,95 @@
+import CoreStack
+import Foundation
+
+/// How the browser writes attribute values: table cells on one line, detail values in full.
+/// Dates are ISO 8601 in local time, decimals exact, binary as its size and a hex preview.
+///
+/// ```swift
+/// ValueFormatter.cell(.string("a\nb"))          // "a⏎b"
+/// ValueFormatter.detail(.data(Data([1, 2])))     // "2 bytes · 01 02"
+/// ```
+public enum ValueFormatter {
+    static let dateStyle = Date.ISO8601FormatStyle(timeZone: .current)
+
+    /// One line for a table cell: newlines and tabs shown as symbols, binary as its size.
+    public static func cell(_ value: AttributeValue) -> String {
+        switch value {
+        case let .string(s):
+            var out = ""
+            out.reserveCapacity(s.utf8.count)
+            for c in s {
+                switch c {
+                case "\n", "\r\n", "\r": out += "⏎"
+                case "\t": out += "⇥"
+                default: out.append(c)
+                }
+            }
+            return out
+        case let .data(d): return byteCount(d.count)
+        default: return detail(value)
+        }
+    }
+
+    /// The value in full, for the detail pane and exports.
+    public static func detail(_ value: AttributeValue) -> String {
+        switch value {
+        case .null: return "nil"
+        case let .integer(i): return String(i)
+        case let .double(d): return d.isFinite && d == d.rounded() && abs(d) < 1e15 ? String(format: "%.1f", d) : String(d)
+        case let .string(s): return s
+        case let .bool(b): return b ? "true" : "false"
+        case let .date(d): return d.formatted(dateStyle)
+        case let .data(d):
+            let preview = d.prefix(16).map { String(format: "%02X", $0) }.joined(separator: " ")
+            return byteCount(d.count) + (d.isEmpty ? "" : " · " + preview + (d.count > 16 ? " …" : ""))
+        case let .uuid(u): return u.uuidString
+        case let .decimal(d): return NSDecimalNumber(decimal: d).description(withLocale: Locale(identifier: "en_US_POSIX"))
+        case let .url(u): return u.absoluteString
+        }
+    }
+
+    static func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(n) bytes" }
+
+    /// The type's name as the model editor shows it.
+    public static func typeName(_ type: AttributeType) -> String {
+        switch type {
+        case .undefined: "Undefined"
+        case .integer16: "Integer 16"
+        case .integer32: "Integer 32"
+        case .integer64: "Integer 64"
+        case .decimal: "Decimal"
+        case .double: "Double"
+        case .float: "Float"
+        case .string: "String"
+        case .boolean: "Boolean"
+        case .date: "Date"
+        case .binaryData: "Binary"
+        case .uuid: "UUID"
+        case .uri: "URI"
+        case .transformable: "Transformable"
+        case .objectID: "Object ID"
+        }
+    }
+
+    /// Whether values of the type line up on the right (numbers).
+    public static func isNumeric(_ type: AttributeType) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .decimal, .double, .float: true
+        default: false
+        }
+    }
+
+    /// A short name for an object: its `name` or `title` attribute (or the first string attribute
+    /// with a value), else its entity and primary key.
+    public static func displayName(of object: ManagedObject) -> String {
+        let e = object.entity
+        let preferred = ["name", "title", "displayName", "label"]
+        for key in preferred where e.attribute(named: key) != nil {
+            if let v = try? object.attributeValue(forKey: key), case let .string(s) = v, !s.isEmpty { return cell(.string(s)) }
+        }
+        for a in e.allAttributes where a.type == .string {
+            if let v = try? object.attributeValue(forKey: a.name), case let .string(s) = v, !s.isEmpty { return cell(.string(s)) }
+        }
+        return "\(e.name) \(object.objectID.uriRepresentation().lastPathComponent)"
+    }
+}

@@ -1,0 +1,24 @@
+/// One cell of the screen: the cluster drawn there, its width and its style. A wide glyph takes
+/// two cells: the first holds it with `width` 2, the second is a continuation with `width` 0.
+///
+/// ```swift
+/// let c = Cell(text: "漢", width: 2, style: .bold)
+/// ```
+public struct Cell: Sendable, Hashable {
+    public var text: String
+    public var width: UInt8
+    public var style: Style
+
+    public init(text: String = " ", width: UInt8 = 1, style: Style = .plain) {
+        self.text = text
+        self.width = width
+        self.style = style
+    }
+
+    /// A blank cell.
+    public static let blank = Cell()
+    /// The hidden right half of a wide glyph.
+    public static func continuation(_ style: Style) -> Cell { Cell(text: "", width: 0, style: style) }
+
+    public var isContinuation: Bool { width == 0 }
+}

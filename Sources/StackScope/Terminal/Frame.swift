@@ -1,0 +1,63 @@
+/// What one render produces: the buffer, where the cursor is (nil: hidden) and whether the app
+/// wants mouse events. Backends change the terminal's cursor and mouse mode only when these change.
+///
+/// ```swift
+/// let frame = Frame(buffer: ScreenBuffer(size: size), cursor: nil, mouse: true)
+/// ```
+public struct Frame: Sendable, Equatable {
+    public var buffer: ScreenBuffer
+    public var cursor: (x: Int, y: Int)?
+    public var mouse: Bool
+
+    public init(buffer: ScreenBuffer, cursor: (x: Int, y: Int)? = nil, mouse: Bool = true) {
+        self.buffer = buffer
+        self.cursor = cursor
+        self.mouse = mouse
+    }
+
+    public static func == (a: Frame, b: Frame) -> Bool {
+        a.buffer == b.buffer && a.cursor?.x == b.cursor?.x && a.cursor?.y == b.cursor?.y && a.mouse == b.mouse
+    }
+}
+
+/// Paints frames and reports the terminal's size: curses in a terminal, a plain buffer in tests.
+public protocol TerminalBackend: AnyObject {
+    /// The terminal's size now.
+    var size: Size { get }
+    /// Paints a frame (only what changed since the last one).
+    func draw(_ frame: Frame)
+    /// Forgets what is on the screen, so the next draw repaints everything (after a resize,
+    /// resume or Ctrl-L).
+    func invalidate()
+}
+
+/// A backend that keeps the last frame in memory: the app's screen in tests and benchmarks.
+///
+/// ```swift
+/// let backend = HeadlessBackend(size: Size(width: 80, height: 24))
+/// // … run the app …
+/// print(backend.frame.buffer.text)
+/// ```
+public final class HeadlessBackend: TerminalBackend {
+    public var size: Size
+    public private(set) var frame: Frame
+    /// How many frames were drawn.
+    public private(set) var drawCount = 0
+
+    public init(size: Size) {
+        self.size = size
+        self.frame = Frame(buffer: ScreenBuffer(size: size))
+    }
+
+    public func draw(_ frame: Frame) {
+        self.frame = frame
+        drawCount += 1
+    }
+
+    public func invalidate() {}
+
+    /// The last frame as text lines.
+    public var lines: [String] { frame.buffer.lines() }
+    /// The last frame as text.
+    public var text: String { frame.buffer.text }
+}

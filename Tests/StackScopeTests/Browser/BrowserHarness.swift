@@ -1,0 +1,104 @@
+import CoreStack
+import Foundation
+import StackScope
+import Testing
+
+/// Drives the real browser program on its headless backend, as a person would: keys in, the
+/// screen read back as text. Everything the program touches runs on the main queue (drained by
+/// another thread under Swift Testing on Linux), so the harness hops there and waits for the
+/// program to be idle instead of sleeping.
+final class BrowserHarness: @unchecked Sendable {
+    let session: BrowserSession
+    let backend: HeadlessBackend
+    var program: BrowserProgram!
+
+    init(session: BrowserSession, size: Size = Size(width: 120, height: 36), open entity: String? = nil) throws {
+        self.session = session
+        let backend = HeadlessBackend(size: size)
+        self.backend = backend
+        let box = ProgramBox()
+        DispatchQueue.main.sync {
+            let p = BrowserProgram(session: session, backend: backend)
+            p.copyHandler = { _ in }
+            box.program = p
+            p.start(openEntity: entity)
+        }
+        program = box.program
+        waitUntilIdle()
+    }
+
+    final class ProgramBox: @unchecked Sendable { var program: BrowserProgram? }
+
+    /// An in-memory demo library of about `size` objects, browsed through a CoreDataStack.
+    static func demo(size: Int = 120, screen: Size = Size(width: 120, height: 36), open entity: String? = nil) throws -> BrowserHarness {
+        let model = try DemoLibrary.model()
+        let session = try BrowserSession.stack(over: InMemoryStore(model: model))
+        let root = try #require(session.stack).privateQueueContext
+        try root.performAndWait {
+            _ = try DemoLibrary.populate(root, size: size)
+            try root.save()
+        }
+        return try BrowserHarness(session: session, size: screen, open: entity)
+    }
+
+    func onMain<T>(_ body: () throws -> T) rethrows -> T { try DispatchQueue.main.sync(execute: body) }
+
+    /// Waits until the program has no queued actions or scheduled jobs (several quiet turns of the
+    /// main queue in a row, so that saves posted from other queues have arrived).
+    func waitUntilIdle(timeout: TimeInterval = 20) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var quiet = 0
+        while quiet < 3 && Date() < deadline {
+            if onMain({ program.isIdle }) { quiet += 1 } else { quiet = 0 }
+            usleep(2_000)
+        }
+    }
+
+    /// Presses keys given by name, separated by spaces: `"j j Enter"`, `"C-d"`, `"PgDn"`, `"S-Tab"`.
+    func press(_ keys: String) {
+        for name in keys.split(separator: " ") {
+            guard let key = Key.parse(String(name)) else {
+                Issue.record("unknown key name \(name)")
+                continue
+            }
+            send(key)
+        }
+    }
+
+    /// Types text character by character.
+    func type(_ text: String) {
+        for c in text { send(.char(c)) }
+    }
+
+    func send(_ key: Key) {
+        onMain { program.dispatch(.key(key)) }
+        waitUntilIdle()
+    }
+
+    func resize(_ size: Size) {
+        onMain {
+            backend.size = size
+            program.dispatch(.resized(size))
+        }
+        waitUntilIdle()
+    }
+
+    var state: AppState { onMain { program.state } }
+    var screen: String { onMain { backend.text } }
+    var lines: [String] { onMain { backend.lines } }
+
+    /// The screen line containing `text`, if any.
+    func line(containing text: String) -> String? { lines.first { $0.contains(text) } }
+
+    /// Waits for text to appear on screen (saves arrive from other queues).
+    @discardableResult
+    func waitFor(_ text: String, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            waitUntilIdle()
+            if screen.contains(text) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}
