@@ -72,7 +72,7 @@ extension App {
             }
 
         case var .help(h):
-            let rows = helpRows(filter: h.filter.text)
+            let rows = helpRows(filter: h.filter.text, focus: s.focus)
             let height = max(1, s.size.height - 8)
             switch key {
             case .escape, .ctrl("c"):
@@ -152,10 +152,12 @@ extension App {
         var binding: Binding?
     }
 
-    static func helpRows(filter: String) -> [HelpRow] {
+    /// The help screen's rows: the focused pane's keys first, then the global ones.
+    static func helpRows(filter: String, focus: Pane = .table) -> [HelpRow] {
         let f = filter.lowercased()
         var rows: [HelpRow] = []
-        for scope in KeyScope.allCases {
+        let scopes = [KeyScope(focus)] + KeyScope.allCases.filter { $0 != KeyScope(focus) }
+        for scope in scopes {
             let bs = Keymap.all.filter {
                 $0.scope == scope
                     && (f.isEmpty || $0.help.lowercased().contains(f) || $0.command.rawValue.contains(f) || $0.keyLabel.lowercased().contains(f))

@@ -366,29 +366,33 @@ extension App {
             }
             return (min(r.width - 1, 1 + cl.line.cursorColumn), r.y)
         case let .prompt(p):
-            let r = l.footer
+            // The prompt on the status row; below it, on the footer row, a caret under the error's
+            // column followed by the message (or the usage hint).
+            let r = l.status
             b.fill(r)
             let label = p.purpose == .filter ? "filter: " : "/"
             let lw = b.put(label, x: 0, y: r.y, style: Style(fg: .cyan, bold: true))
-            b.put(p.line.text, x: lw, y: r.y, maxWidth: r.width - lw, style: p.error == nil ? .plain : Style(fg: .red))
+            b.put(p.line.text, x: lw, y: r.y, maxWidth: r.width - lw, style: p.error == nil ? .plain : Style(fg: .red, bold: true))
+            let f = l.footer
+            b.fill(f)
             if let error = p.error {
-                let sr = l.status
-                b.fill(sr, style: Style(fg: .red, bold: true, reverse: true))
-                var msg = " ✗ " + error
+                let errorStyle = Style(fg: .red, bold: true)
                 if let off = p.errorOffset {
-                    let col = DisplayWidth.of(String(p.line.chars.prefix(off)))
-                    b.put("^", x: min(r.width - 1, lw + col), y: sr.y, style: Style(fg: .red, bold: true, reverse: true))
-                    msg = "   " + msg
-                    if lw + col < 4 { msg = "    " + msg }
-                }
-                b.put(msg, x: 0, y: sr.y, maxWidth: sr.width, style: Style(fg: .red, bold: true, reverse: true))
-                if let off = p.errorOffset {
-                    let col = DisplayWidth.of(String(p.line.chars.prefix(off)))
-                    b.put("^", x: min(r.width - 1, lw + col), y: sr.y, style: Style(fg: .red, bold: true, reverse: true))
+                    let col = min(r.width - 1, lw + DisplayWidth.of(String(p.line.chars.prefix(off))))
+                    let message = "✗ " + error
+                    b.put("^", x: col, y: f.y, style: errorStyle)
+                    if col + 2 + DisplayWidth.of(message) <= f.width {
+                        b.put(message, x: col + 2, y: f.y, style: errorStyle)
+                    } else {
+                        b.put(message, x: 0, y: f.y, maxWidth: max(0, col - 1), style: errorStyle)
+                    }
+                } else {
+                    b.put("✗ " + error, x: 0, y: f.y, maxWidth: f.width, style: errorStyle)
                 }
             } else if p.purpose == .filter {
-                b.fill(l.status, style: Style(reverse: true))
-                b.put(" Enter applies · Esc cancels · e.g. title BEGINSWITH[c] \"a\" AND pages > 300", x: 0, y: l.status.y, maxWidth: l.status.width, style: Style(reverse: true))
+                b.put("Enter applies · empty clears · Esc cancels · e.g. title BEGINSWITH[c] \"a\" AND pages > 300", x: 0, y: f.y, maxWidth: f.width, style: .dim)
+            } else {
+                b.put("Enter searches the visible columns · n / N: next / previous · Esc cancels", x: 0, y: f.y, maxWidth: f.width, style: .dim)
             }
             return (min(r.width - 1, lw + p.line.cursorColumn), r.y)
         case let .help(h):
@@ -397,7 +401,7 @@ extension App {
             b.box(r, title: "Help · type to filter · Enter runs · Esc closes", style: Style(fg: .cyan, bold: true), titleStyle: Style(fg: .cyan, bold: true))
             let inner = r.inset(1)
             b.put("filter: " + h.filter.text, x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .bold)
-            let rows = helpRows(filter: h.filter.text)
+            let rows = helpRows(filter: h.filter.text, focus: s.focus)
             let listHeight = inner.height - 2
             for row in 0..<max(0, listHeight) {
                 let i = h.scroll.offset + row

@@ -1,0 +1,135 @@
+import CoreStack
+import Foundation
+import StackScope
+import Testing
+
+@Suite("browser: saves from other contexts, resize, wide characters", .serialized)
+struct BrowserLiveTests {
+    @Test("a save in a worker context shows in the counts, the table (marked) and the saves pane")
+    func workerSave() throws {
+        let h = try BrowserHarness.demo(open: "Genre")
+        let genres = h.state.entities.counts["Genre"] ?? 0
+        let rows = h.state.table.objectCount
+        let worker = h.session.newChildContext(name: "worker")
+        try worker.performAndWait {
+            let g = try worker.insertObject(forEntityName: "Genre")
+            try g.setValue("Zzz Test Genre", forKey: "name")
+            try worker.save()
+        }
+        let stack = try #require(h.session.stack)
+        #expect(stack.waitForPendingSaves(timeout: .now() + 10))
+        #expect(h.waitFor("worker"))
+        #expect(h.state.entities.counts["Genre"] == genres + 1)
+        #expect(h.state.table.objectCount == rows + 1)
+        #expect(h.state.table.marks.values.contains { $0.0 == .inserted })
+        let log = h.state.saves.entries.map(\.contextName)
+        #expect(log.contains("worker"))
+        #expect(log.contains("main"))
+        #expect(log.contains("root"))
+        #expect(h.screen.contains("+1 inserted"))
+        // The mark fades after a while.
+        h.onMain { h.program.dispatch(.tick(Date().addingTimeInterval(5))) }
+        #expect(h.state.table.marks.isEmpty)
+    }
+
+    @Test("Enter on a saves line expands its object IDs; c filters by context")
+    func savesPane() throws {
+        let h = try BrowserHarness.demo(open: "Genre")
+        let worker = h.session.newChildContext(name: "worker")
+        try worker.performAndWait {
+            let g = try worker.insertObject(forEntityName: "Genre")
+            try g.setValue("Another", forKey: "name")
+            try worker.save()
+        }
+        _ = h.session.stack?.waitForPendingSaves(timeout: .now() + 10)
+        #expect(h.waitFor("root"))
+        h.press("Tab Tab")
+        #expect(h.state.focus == .saves)
+        h.press("g Enter")
+        #expect(h.screen.contains("+ x-coredata://"))
+        h.press("c")
+        #expect(h.state.saves.contextFilter != nil)
+        #expect(h.state.saves.visibleIndices.count == 1)
+        h.press("c")
+        #expect(h.state.saves.contextFilter == nil)
+    }
+
+    @Test("the log keeps the last 1,000 saves")
+    func boundedLog() throws {
+        var log = SavesLogState()
+        for i in 0..<1_050 {
+            log.append(SaveLogEntry(date: Date(), contextName: "c\(i)", inserted: [], updated: [], deleted: []))
+        }
+        #expect(log.entries.count == 1_000)
+        #expect(log.entries.first?.contextName == "c50")
+        #expect(log.dropped == 50)
+    }
+
+    @Test("resizing re-lays out the panes; below the minimum a notice replaces them; nothing crashes at 20×5")
+    func resize() throws {
+        let h = try BrowserHarness.demo()
+        h.resize(Size(width: 80, height: 24))
+        #expect(h.lines.count == 24)
+        #expect(h.lines.allSatisfy { DisplayWidth.of($0) == 80 })
+        #expect(h.screen.contains("Entities"))
+        #expect(!h.screen.contains("x-coredata://"))  // detail hidden on narrow terminals
+        h.press("v")
+        #expect(h.screen.contains("x-coredata://"))
+        h.resize(Size(width: 52, height: 12))
+        #expect(h.screen.contains("Terminal too small"))
+        #expect(h.screen.contains("52×12, need 60×15"))
+        h.resize(Size(width: 20, height: 5))
+        #expect(h.lines.count == 5)
+        h.press("j k G")
+        h.resize(Size(width: 1, height: 1))
+        h.resize(Size(width: 120, height: 36))
+        #expect(h.screen.contains("Entities"))
+        #expect(h.state.table.rowCount > 0)
+    }
+
+    @Test("CJK, emoji and combining marks keep the columns aligned")
+    func wideCharacters() throws {
+        let h = try BrowserHarness.demo()
+        h.press(":")
+        h.type("filter title CONTAINS \"日本\" OR title CONTAINS \"📚\" OR title CONTAINS \"Naïve\"")
+        h.press("Enter")
+        #expect(h.state.table.objectCount >= 2)
+        // Every drawn line is exactly the terminal's width in cells, and the column after the
+        // title starts at the same cell on every row.
+        let lines = h.lines
+        #expect(lines.allSatisfy { DisplayWidth.of($0) == 120 })
+        let table = try #require(ScreenLayout(size: h.state.size, state: h.state).table)
+        let starts = lines.compactMap { line -> Int? in
+            guard let r = line.range(of: "978-") else { return nil }
+            let start = DisplayWidth.of(String(line[..<r.lowerBound]))
+            return start < table.maxX ? start : nil  // the table's ISBN column, not the detail's
+        }
+        #expect(starts.count == h.state.table.objectCount)
+        #expect(Set(starts).count == 1)
+    }
+
+    @Test("R re-reads the store and logs what another coordinator's save changed")
+    func refresh() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let url = dir.appendingPathComponent("library.sqlite")
+        _ = try DemoLibrary.create(at: url, size: 100)
+        let session = try BrowserSession.open(storePath: url.path, modelPath: nil, readOnly: true)
+        let h = try BrowserHarness(session: session, open: "Genre")
+        #expect(h.state.store.readOnly)
+        let before = h.state.entities.counts["Genre"] ?? 0
+        // Another process's write, as far as this coordinator can tell: a separate coordinator.
+        let model = try DemoLibrary.model()
+        let other = PersistentStoreCoordinator(managedObjectModel: model)
+        try other.addPersistentStore(SQLiteStore(url: url, model: model))
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: other, name: "other process")
+        try writer.performAndWait {
+            let g = try writer.insertObject(forEntityName: "Genre")
+            try g.setValue("From elsewhere", forKey: "name")
+            try writer.save()
+        }
+        h.press("R")
+        #expect(h.waitFor("Genre \(before) → \(before + 1) (+1)"))
+        #expect(h.state.entities.counts["Genre"] == before + 1)
+        #expect(h.state.table.objectCount == before + 1)
+    }
+}

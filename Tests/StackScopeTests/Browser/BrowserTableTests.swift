@@ -1,0 +1,211 @@
+import CoreStack
+import Foundation
+import StackScope
+import Testing
+
+@Suite("browser: sort, sections, filter, search, export", .serialized)
+struct BrowserTableTests {
+    /// The title column's cells of the rows on screen, top to bottom.
+    func titles(_ h: BrowserHarness) -> [String] {
+        h.state.table.window.rows.compactMap { row -> String? in
+            if case let .object(_, cells) = row { return cells.first } else { return nil }
+        }
+    }
+
+    @Test("s cycles the column's sort ascending, descending, off; the header shows the direction")
+    func sorting() throws {
+        let h = try BrowserHarness.demo()
+        h.press("s")
+        #expect(h.state.table.sort == [SortKey(column: "title", ascending: true)])
+        #expect(h.screen.contains("title↑"))
+        let ascending = titles(h)
+        #expect(ascending == ascending.sorted { $0.compare($1) != .orderedDescending } || ascending.count > 1)
+        h.press("s")
+        #expect(h.state.table.sort == [SortKey(column: "title", ascending: false)])
+        #expect(h.screen.contains("title↓"))
+        let descending = titles(h)
+        #expect(descending.first == ascending.last || h.state.table.rowCount > ascending.count)
+        h.press("s")
+        #expect(h.state.table.sort.isEmpty)
+        // A second key: pages descending after edition.
+        h.press("l l l l")
+        #expect(h.state.table.columns[h.state.table.selectedColumn].name == "edition")
+        h.press("s h h S S")
+        #expect(h.state.table.sort == [SortKey(column: "edition", ascending: true), SortKey(column: "pages", ascending: false)])
+        // The header numbers the keys (edition has scrolled out of view to the left).
+        #expect(h.screen.contains("pages↓2"))
+        h.press("l l")
+        #expect(h.screen.contains("edition↑1"))
+    }
+
+    @Test("sorting keeps the selected object selected")
+    func sortKeepsSelection() throws {
+        let h = try BrowserHarness.demo()
+        h.press("j j j")
+        let id = try #require(h.state.table.selectedID)
+        h.press("s")
+        #expect(h.state.table.selectedID == id)
+        #expect(h.state.detail.snapshot?.objectID == id)
+    }
+
+    @Test("= groups the rows in sections by the first sort key, shown as headers with counts")
+    func sections() throws {
+        let h = try BrowserHarness.demo()
+        h.press("l l l l")  // edition
+        h.press("s =")
+        #expect(h.state.table.sectioned)
+        let headers = h.state.table.window.rows.compactMap { row -> (String, Int)? in
+            if case let .section(name, count) = row { return (name, count) } else { return nil }
+        }
+        #expect(headers.count >= 2)
+        #expect(headers.map(\.1).reduce(0, +) == h.state.table.objectCount)
+        #expect(h.state.table.rowCount == h.state.table.objectCount + headers.count)
+        #expect(h.screen.contains("── 1 ("))
+        // The selection never rests on a header.
+        h.press("g")
+        #expect(h.state.table.selectedID != nil)
+        h.press("=")
+        #expect(!h.state.table.sectioned)
+    }
+
+    @Test("a filter in the predicate language narrows the rows; F clears it")
+    func filter() throws {
+        let h = try BrowserHarness.demo()
+        let all = h.state.table.objectCount
+        h.press("f")
+        h.type("pages > 300")
+        h.press("Enter")
+        #expect(h.state.table.filter == "pages > 300")
+        #expect(h.state.table.objectCount < all)
+        #expect(h.state.table.objectCount > 0)
+        #expect(h.screen.contains("filter: pages > 300"))
+        for row in h.state.table.window.rows {
+            if case let .object(_, cells) = row, let pages = Int(cells[2].trimmingCharacters(in: .whitespaces)) {
+                #expect(pages > 300)
+            }
+        }
+        h.press("F")
+        #expect(h.state.table.filter == nil)
+        #expect(h.state.table.objectCount == all)
+    }
+
+    @Test("a malformed filter shows its error and position in place and keeps the last good filter")
+    func malformedFilter() throws {
+        let h = try BrowserHarness.demo()
+        h.press("f")
+        h.type("pages > 300")
+        h.press("Enter")
+        let good = h.state.table.objectCount
+        h.press("f C-u")
+        h.type("pages >> 3")
+        let screen = h.screen
+        #expect(screen.contains("filter: pages >> 3"))
+        #expect(screen.contains("✗"))
+        #expect(screen.contains("^"))
+        h.press("Enter")  // refused: the prompt stays, nothing changes
+        guard case .prompt? = h.state.topModal else {
+            Issue.record("the prompt closed on a malformed predicate")
+            return
+        }
+        h.press("Esc")
+        #expect(h.state.table.filter == "pages > 300")
+        #expect(h.state.table.objectCount == good)
+        // A filter that parses but names no attribute fails at the fetch, and says so.
+        h.press("f C-u")
+        h.type("nosuchkey == 1")
+        h.press("Enter")
+        #expect(h.state.table.filter == "pages > 300")
+        #expect(h.state.status.level == .error)
+        #expect(h.screen.contains("nosuchkey"))
+    }
+
+    @Test("/ searches the visible columns; n and N go to the next and previous match")
+    func search() throws {
+        let h = try BrowserHarness.demo()
+        h.press("/")
+        h.type("the")
+        h.press("Enter")
+        let first = h.state.table.scroll.selection
+        let row = try #require(h.state.table.window.row(first))
+        guard case let .object(_, cells) = row else {
+            Issue.record("the match is not an object row")
+            return
+        }
+        #expect(cells.contains { $0.lowercased().contains("the") })
+        h.press("n")
+        let second = h.state.table.scroll.selection
+        #expect(second != first)
+        h.press("N")
+        #expect(h.state.table.scroll.selection == first)
+        h.press("/")
+        h.type("zzzz-no-such-text")
+        h.press("Enter")
+        #expect(h.screen.contains("No match"))
+    }
+
+    @Test(":export csv and json write the whole table with the filter applied")
+    func export() throws {
+        let h = try BrowserHarness.demo(open: "Genre")
+        let dir = try TestSupport.temporaryDirectory()
+        let csv = dir.appendingPathComponent("genres.csv").path
+        let json = dir.appendingPathComponent("genres.json").path
+        h.press(":")
+        h.type("export csv \(csv)")
+        h.press("Enter")
+        h.press(":")
+        h.type("export json \(json)")
+        h.press("Enter")
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        let lines = text.split(separator: "\r\n")
+        #expect(lines.first == "objectID,name,code")
+        #expect(lines.count == h.state.table.objectCount + 1)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [[String: Any]])
+        #expect(parsed.count == h.state.table.objectCount)
+        #expect(parsed.first?["code"] is Int)
+        #expect(h.screen.contains("Wrote \(parsed.count) rows"))
+    }
+
+    @Test("y copies the selected cell; : completes commands and entity names; unknown commands say so")
+    func copyAndCommandLine() throws {
+        let h = try BrowserHarness.demo()
+        h.press("y")
+        let copied = try #require(h.onMain { h.program.lastCopied })
+        guard case let .object(_, cells)? = h.state.table.window.row(h.state.table.scroll.selection) else {
+            Issue.record("no row")
+            return
+        }
+        #expect(copied == cells[0])
+        h.press(":")
+        h.type("ent")
+        #expect(h.screen.contains(":entity"))
+        h.press("Tab")
+        h.type(" Gen")
+        h.press("Tab Enter")
+        #expect(h.state.table.source == .entity("Genre"))
+        h.press(":")
+        h.type("frobnicate")
+        h.press("Enter")
+        #expect(h.screen.contains("Unknown command “frobnicate”"))
+        // History: ↑ brings back the last command.
+        h.press(":")
+        h.press("Up")
+        guard case let .commandLine(cl)? = h.state.topModal else {
+            Issue.record("no command line")
+            return
+        }
+        #expect(cl.line.text == "frobnicate")
+    }
+
+    @Test("? shows help generated from the keymap, filterable; Enter runs the selected row")
+    func help() throws {
+        let h = try BrowserHarness.demo()
+        h.press("?")
+        for b in Keymap.all.prefix(8) { #expect(h.screen.contains(b.help)) }
+        h.type("zoom")
+        #expect(h.screen.contains("Zoom the focused pane"))
+        #expect(!h.screen.contains("Move down"))
+        h.press("Down Enter")
+        #expect(h.state.zoomed)
+        #expect(h.state.modals.isEmpty)
+    }
+}
