@@ -26,6 +26,10 @@ public indirect enum Action: Sendable {
     case searchFound(index: Int?, term: String)
     case message(String, StatusState.Level)
     case busy(String?)
+    /// The context in use has this many unsaved changes now.
+    case pendingChanged(PendingChanges)
+    /// Save the context in use, then quit (the answer to quitting with unsaved changes).
+    case saveAndQuit
     case quitNow
 }
 
@@ -88,6 +92,8 @@ public enum Command: Sendable, Hashable {
     /// Put text on the terminal's clipboard (OSC 52).
     case copy(String)
     case startTicking
+    /// Save the context in use (and the stack above it) to the store.
+    case saveAll(thenQuit: Bool)
     case suspend
     case redraw
     case quit

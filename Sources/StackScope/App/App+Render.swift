@@ -52,8 +52,9 @@ extension App {
     static func renderTitle(_ s: AppState, _ l: ScreenLayout, _ b: inout ScreenBuffer) {
         let bar = Style(reverse: true)
         b.fill(l.title, style: bar)
-        var text = " stackscope  \(s.store.path)  model \(s.store.modelVersion)"
+        var text = " stackscope"
         if s.store.readOnly { text += "  [read-only]" }
+        text += "  model \(s.store.modelVersion)  \(s.store.path)"
         b.put(text, x: 0, y: 0, maxWidth: l.title.width, style: bar.with(bold: true))
         if !s.navigation.isEmpty, case let .relationship(_, _, _, title)? = s.table.source {
             let crumb = " " + (s.navigation.map { $0.table.source?.entityName ?? "" } + [title]).joined(separator: " › ") + " "
@@ -326,7 +327,7 @@ extension App {
             case .error: style = Style(fg: .red, bold: true, reverse: true)
             }
         }
-        var right = "ctx \(s.store.contextName) · 0 pending"
+        var right = "ctx \(s.store.contextName) · \(s.pendingChanges.total) pending"
         if let c = s.pendingCount { right = "\(c)  " + right }
         if !s.mouseEnabled { right = "mouse off · " + right }
         right += " "

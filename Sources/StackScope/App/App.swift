@@ -119,6 +119,12 @@ extension App {
         case .quitNow:
             s.quitRequested = true
             return [.quit]
+        case let .pendingChanged(p):
+            s.pendingChanges = p
+            return []
+        case .saveAndQuit:
+            s.busy = "Saving"
+            return [.saveAll(thenQuit: true)]
         }
     }
 
@@ -200,6 +206,16 @@ extension App {
         let l = layout(s)
         switch id {
         case .quit:
+            let p = s.pendingChanges
+            if p.total > 0 {
+                s.modals.append(.confirm(ConfirmState(
+                    title: "Quit with unsaved changes?",
+                    lines: ["The \(s.store.contextName) context has unsaved changes:",
+                            "  \(p.inserted) inserted, \(p.updated) updated, \(p.deleted) deleted",
+                            "Yes saves them to the store, then quits; no goes back."],
+                    onYes: .saveAndQuit)))
+                return []
+            }
             s.quitRequested = true
             return [.quit]
         case .forceQuit:

@@ -37,6 +37,8 @@ public struct AppState: Sendable {
     /// Work in progress shown with a spinner in the status bar.
     public var busy: String?
     public var spinnerPhase = 0
+    /// Unsaved changes in the context in use (inserted, updated, deleted objects).
+    public var pendingChanges = PendingChanges()
     /// Set by `q` when nothing needs confirming: the program ends.
     public var quitRequested = false
 
@@ -373,4 +375,17 @@ public struct NavigationEntry: Sendable {
     public var table: TableState
     public var focus: Pane
     public var label: String
+}
+
+/// How many objects a context has inserted, updated and deleted and not saved.
+public struct PendingChanges: Sendable, Hashable {
+    public var inserted = 0
+    public var updated = 0
+    public var deleted = 0
+    public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+    public var total: Int { inserted + updated + deleted }
 }

@@ -104,7 +104,18 @@ public final class BrowserProgram {
             for c in commands { run(c) }
         }
         processing = false
+        notePendingChanges()
         flush()
+    }
+
+    /// Keeps the status bar's pending count in step with the main context.
+    private func notePendingChanges() {
+        let c = session.mainContext
+        let p = c.performAndWait { PendingChanges(inserted: c.inserted.count, updated: c.updated.count, deleted: c.deleted.count) }
+        if p != state.pendingChanges {
+            _ = App.update(&state, .pendingChanged(p))
+            dirty = true
+        }
     }
 
     /// Repaints everything (after a resume or Ctrl-L).
@@ -190,6 +201,15 @@ public final class BrowserProgram {
             copyHandler(text)
         case .startTicking:
             startTicking()
+        case let .saveAll(thenQuit):
+            later { [self] in
+                do {
+                    try session.saveAll()
+                    if thenQuit { dispatch(.quitNow) } else { dispatch(.message("Saved", .info)) }
+                } catch {
+                    dispatch(.message("Save failed: " + StackScopeErrorMessage.line(for: error), .error))
+                }
+            }
         case .suspend:
             suspendHandler()
             backend.invalidate()

@@ -142,3 +142,39 @@ struct BrowserNavigationTests {
         #expect(h.state.entities.visible.count == before)
     }
 }
+
+@Suite("browser: stores written by Apple's Core Data", .serialized)
+struct BrowserAppleStoreTests {
+    @Test("a store written by Apple's Core Data opens read-only with its model and browses")
+    func wiboscoStore() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let url = dir.appendingPathComponent("CoreDataMigration_Example_1.sqlite")
+        try FileManager.default.copyItem(
+            at: TestSupport.fixture("stores/wibosco-CoreDataMigration-Example/CoreDataMigration_Example_1.sqlite"), to: url)
+        let before = try TestSupport.checksum(url)
+        let model = TestSupport.fixture("models/wibosco-CoreDataMigration-Example/CoreDataMigration_Example.xcdatamodeld").path
+        let session = try BrowserSession.open(storePath: url.path, modelPath: model, readOnly: true)
+        let h = try BrowserHarness(session: session)
+        #expect(h.screen.contains("[read-only]"))
+        #expect(h.state.table.source == .entity("Post"))
+        #expect(h.state.table.objectCount == 1001)
+        #expect(h.screen.contains("1 of 1,001"))
+        h.press("G")
+        #expect(h.screen.contains("1,001 of 1,001"))
+        h.press("Enter")
+        #expect(h.state.detail.snapshot?.uri.hasPrefix("x-coredata://292CEC8D-C7B1-4073-9B55-56A1A663FA59/Post/p") == true)
+        h.press("q")
+        #expect(try TestSupport.checksum(url) == before)
+    }
+
+    @Test("opening errors are the same typed errors as info's")
+    func openErrors() throws {
+        #expect(throws: StackScopeError.storeNotFound(path: "/no/such/store.sqlite")) {
+            try BrowserSession.open(storePath: "/no/such/store.sqlite", modelPath: nil, readOnly: true)
+        }
+        let dir = try TestSupport.temporaryDirectory()
+        let junk = dir.appendingPathComponent("junk.sqlite")
+        try Data("not a database at all, not even close".utf8).write(to: junk)
+        #expect(throws: (any Error).self) { try BrowserSession.open(storePath: junk.path, modelPath: nil, readOnly: true) }
+    }
+}
