@@ -172,6 +172,11 @@ public final class BrowserProgram {
             later { [self] in dispatch(.searchFound(index: data.search(term, from: from, forward: forward), term: term)) }
         case .refresh:
             later { [self] in
+                if let change = session.storeFileChange() {
+                    dispatch(.saveLogged(SaveLogEntry(date: clock(), contextName: "store (re-read)", origin: .refresh, inserted: [], updated: [], deleted: [], note: "refresh: " + change)))
+                    dispatch(.message(change.prefix(1).uppercased() + change.dropFirst(), .warning))
+                    return
+                }
                 do {
                     let diff = try data.refresh()
                     dispatch(.countsChanged(data.counts, at: clock()))

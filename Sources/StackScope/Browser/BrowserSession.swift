@@ -23,6 +23,8 @@ public final class BrowserSession: @unchecked Sendable {
     public let stack: CoreDataStack?
     /// The shared-manager stack, for the demo store.
     public let manager: PersistentStoreManager?
+    /// The store file's device and inode when it was opened, to notice it deleted or replaced.
+    let fileIdentity: FileIdentity?
     /// Messages the stack reports by itself (saves it triggered that failed).
     let logSink: LogSink
 
@@ -59,6 +61,7 @@ public final class BrowserSession: @unchecked Sendable {
         self.modelVersion = modelVersion
         self.readOnly = readOnly
         self.logSink = logSink
+        fileIdentity = storeURL.flatMap(FileIdentity.init(url:))
         switch backing {
         case let .stack(stack):
             self.stack = stack
@@ -155,6 +158,17 @@ public final class BrowserSession: @unchecked Sendable {
         return child
     }
 
+    /// What happened to the store file since it was opened: nil while it is the same file,
+    /// otherwise a sentence saying it was deleted or replaced (the open connection keeps reading
+    /// the file it opened, as SQLite does).
+    public func storeFileChange() -> String? {
+        guard let storeURL, let opened = fileIdentity else { return nil }
+        guard let now = FileIdentity(url: storeURL) else {
+            return "the store file \(storeURL.path) was deleted while open: showing the data read from the file as opened; nothing can be saved to the path"
+        }
+        return now == opened ? nil : "the store file \(storeURL.path) was replaced by another file while open: still showing the file as opened; restart stackscope to open the new one"
+    }
+
     /// Saves the main context and, in a nested stack, the root context, so that nothing pending is
     /// lost when the process ends. Call on the main queue.
     public func saveAll() throws {
@@ -173,5 +187,18 @@ public final class BrowserSession: @unchecked Sendable {
             out[e.name] = try mainContext.count(for: FetchRequest<ManagedObject>(entityName: e.name))
         }
         return out
+    }
+}
+
+/// A file's device and inode: the same path can name another file after a delete or a move.
+struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    init?(url: URL) {
+        var st = stat()
+        guard stat(url.path, &st) == 0 else { return nil }
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
     }
 }

@@ -101,4 +101,16 @@ final class BrowserHarness: @unchecked Sendable {
         }
         return false
     }
+
+    /// Waits until a condition on the state holds.
+    @discardableResult
+    func waitUntil(timeout: TimeInterval = 10, _ condition: (AppState) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            waitUntilIdle()
+            if condition(state) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
 }

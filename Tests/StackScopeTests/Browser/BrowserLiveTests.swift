@@ -132,4 +132,21 @@ struct BrowserLiveTests {
         #expect(h.state.entities.counts["Genre"] == before + 1)
         #expect(h.state.table.objectCount == before + 1)
     }
+
+    @Test("a store file deleted or replaced while open: R says so, the browser keeps working")
+    func fileDeletedOrReplaced() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let url = dir.appendingPathComponent("library.sqlite")
+        _ = try DemoLibrary.create(at: url, size: 60)
+        let h = try BrowserHarness(session: try BrowserSession.open(storePath: url.path, modelPath: nil, readOnly: true))
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        h.press("R")
+        #expect(h.waitUntil { $0.status.message?.contains("was deleted while open") == true })
+        #expect(h.screen.contains("was deleted while open") || h.screen.contains("The store file"))
+        h.press("G g Enter")
+        #expect(h.state.detail.snapshot != nil)
+        _ = try DemoLibrary.create(at: url, size: 30)
+        h.press("R")
+        #expect(h.waitUntil { $0.status.message?.contains("was replaced by another file while open") == true })
+    }
 }
