@@ -43,6 +43,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The browser's headless benchmark (BENCHMARKS.md, "Browser").
+        .executableTarget(
+            name: "stackscope-bench",
+            dependencies: [
+                "StackScope",
+                "CoreStack",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "corestack-fuzz",
             dependencies: ["CoreStack"]
