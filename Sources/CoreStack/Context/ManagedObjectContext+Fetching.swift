@@ -150,14 +150,27 @@ extension ManagedObjectContext {
     /// ```swift
     /// let n = try context.count(for: FetchRequest<Book>(entityName: "Book"))
     /// ```
+    ///
+    /// The count runs in SQL (`SELECT COUNT`) unless unsaved changes along the way may change it:
+    /// a child context with no such changes asks its parent, and so on down to the root, so that
+    /// counting in a context of a nested stack reads no rows.
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         checkQueue()
         let entity = try entity(of: request)
-        let storeRequest = request.storeRequest(entity: entity)
-        if parent == nil && !(request.includesPendingChanges && hasLocalChanges(affecting: storeRequest)) {
-            return try persistentStoreCoordinator.count(storeRequest)
+        processPendingChanges()
+        return try resultCount(request.storeRequest(entity: entity), includesPendingChanges: request.includesPendingChanges)
+    }
+
+    /// The number of results of a store request, in SQL where no unsaved change up the chain of
+    /// parents may change it.
+    func resultCount(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> Int {
+        if includesPendingChanges && hasLocalChanges(affecting: request) {
+            return try resultIDs(request, includesPendingChanges: true).count
         }
-        return try resultIDs(request, entity: entity).count
+        if let parent {
+            return try parent.performAndWait { try parent.resultCount(request, includesPendingChanges: includesPendingChanges) }
+        }
+        return try persistentStoreCoordinator.count(request)
     }
 
     /// Fetches dictionaries of the chosen attributes (``FetchRequest/propertiesToFetch``).
