@@ -134,11 +134,30 @@ struct StoreOwnModelTests {
         #expect(info.entities.first?.count == 12)
     }
 
-    @Test("a store with no model cache and no --model still asks for --model")
-    func noCacheNoModel() throws {
-        let url = try Self.copy(["wibosco-CoreDataMigration-Example/CoreDataMigration_Example_1.sqlite"])
-        _ = try Self.sqlite3("DELETE FROM Z_MODELCACHE", url, readOnly: false)
-        #expect(try Self.sqlite3("SELECT COUNT(*) FROM Z_MODELCACHE", url) == ["0"])
-        #expect(throws: StackScopeError.modelRequired(path: url.path)) { try InfoCommand.info(storePath: url.path) }
+    @Test("a store with no model cache opens with a model inferred from its schema, with a warning, counting as sqlite3 does")
+    func noCacheInfers() throws {
+        for names in Self.stores {
+            let url = try Self.copy(names)
+            _ = try Self.sqlite3("DELETE FROM Z_MODELCACHE", url, readOnly: false)
+            #expect(try Self.sqlite3("SELECT COUNT(*) FROM Z_MODELCACHE", url) == ["0"])
+            let before = try TestSupport.checksum(url)
+            let session = try StoreSession.open(storePath: url.path, modelPath: nil)
+            #expect(session.modelSource == "inferred from the schema")
+            #expect(session.warnings.first?.contains("the store has no model cache (Z_MODELCACHE)") == true)
+            let info = try InfoCommand.info(storePath: url.path)
+            #expect(Dictionary(uniqueKeysWithValues: info.entities.map { ($0.name, $0.count) }) == (try Self.sqliteCounts(url)), "\(names[0])")
+            #expect(try TestSupport.checksum(url) == before)
+        }
+    }
+
+    @Test("a damaged model cache falls back to the inferred model and says why")
+    func damagedCacheInfers() throws {
+        let url = try Self.copy(["wibosco-CoreDataMigration-Example/CoreDataMigration_Example_3.sqlite"])
+        _ = try Self.sqlite3("UPDATE Z_MODELCACHE SET Z_CONTENT = X'00112233445566778899'", url, readOnly: false)
+        let session = try StoreSession.open(storePath: url.path, modelPath: nil)
+        #expect(session.modelSource == "inferred from the schema")
+        #expect(session.warnings.first?.contains("the store's model cache cannot be read (deflate stream:") == true)
+        #expect(Set(session.model.entities.map(\.name)) == ["Color", "Post"])
+        #expect(session.model.entity(named: "Post")?.relationship(named: "COLOR")?.destinationEntityName == "Color")
     }
 }

@@ -16,11 +16,15 @@ public protocol StoreFileAccess: Sendable {
     func metadata(at url: URL) throws -> StoreMetadata
     /// The model the store carries (Core Data's `Z_MODELCACHE`), or nil when it has none.
     func storedModel(at url: URL) throws -> ManagedObjectModel?
+    /// A model inferred from the store's tables, or nil when the store kind cannot tell.
+    func inferredModel(at url: URL) throws -> ManagedObjectModel?
 }
 
 extension StoreFileAccess {
     /// Stores without a model of their own: nil.
     public func storedModel(at url: URL) throws -> ManagedObjectModel? { nil }
+    /// Stores whose schema tells nothing: nil.
+    public func inferredModel(at url: URL) throws -> ManagedObjectModel? { nil }
 }
 
 /// Stores kept in memory, keyed by path: for tests of the command logic without store files.
@@ -118,6 +122,11 @@ public struct SQLiteStoreFiles: StoreFileAccess {
     public func storedModel(at url: URL) throws -> ManagedObjectModel? {
         try checkFile(url)
         return try SQLiteStore.storedModel(at: url)
+    }
+
+    public func inferredModel(at url: URL) throws -> ManagedObjectModel? {
+        try checkFile(url)
+        return try SQLiteStore.inferredModel(at: url)
     }
 
     public func removeStore(at url: URL) throws {

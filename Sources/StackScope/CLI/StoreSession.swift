@@ -44,7 +44,9 @@ public final class StoreSession {
     /// 2. without `modelPath`, the demo model when the store was written with it;
     /// 3. the model the store carries (`Z_MODELCACHE`, in every store Core Data wrote since
     ///    about 2011), also when `modelPath` does not fit the store, with a warning saying why;
-    /// 4. otherwise ``StackScopeError/modelRequired(path:)``, or the mismatch of `modelPath`.
+    /// 4. a model inferred from the store's tables when it carries none (or one that cannot be
+    ///    read), with a warning;
+    /// 5. otherwise ``StackScopeError/modelRequired(path:)``, or the mismatch of `modelPath`.
     ///
     /// ```swift
     /// let session = try StoreSession.open(storePath: "App.sqlite", modelPath: nil)
@@ -72,14 +74,14 @@ public final class StoreSession {
                 }
             } catch let CoreStackError.modelMismatch(path, differences) {
                 // The model file is not the one the store was written with: read the store with
-                // the model it carries, and say so.
-                guard let stored = try? files.storedModel(at: url),
-                    let fallback = try? files.openReadOnly(at: url, model: stored)
-                else { throw CoreStackError.modelMismatch(path: path, differences: differences) }
+                // the model it carries (or one inferred from its tables), and say so.
+                guard let (fallback, note) = try? ownModel(of: url, files: files) else {
+                    throw CoreStackError.modelMismatch(path: path, differences: differences)
+                }
                 let why = differences.first.map { " (\($0))" } ?? ""
                 return try StoreSession(
-                    storeURL: url, metadata: metadata, store: fallback, modelSource: Self.source(of: stored),
-                    warnings: ["no version of \(fileName) matches the store\(why); opened with the model stored in the file"])
+                    storeURL: url, metadata: metadata, store: fallback, modelSource: Self.source(of: fallback.model),
+                    warnings: ["no version of \(fileName) matches the store\(why); opened with the \(note)"])
             }
             let version = store.model.versionName.map { " version \($0)" } ?? ""
             return try StoreSession(
@@ -90,10 +92,51 @@ public final class StoreSession {
                 storeURL: url, metadata: metadata, store: try files.openReadOnly(at: url, model: try DemoLibrary.model()),
                 modelSource: "demo model")
         }
-        guard let stored = try files.storedModel(at: url) else { throw StackScopeError.modelRequired(path: storePath) }
+        let own: (store: any PersistentStore, note: String)
+        do {
+            own = try ownModel(of: url, files: files)
+        } catch StoreSessionFallback.noModel {
+            throw StackScopeError.modelRequired(path: storePath)
+        }
+        var warnings: [String] = []
+        if own.store.model.origin == .inferredFromSchema {
+            warnings.append("opened with a \(own.note)")
+        }
         return try StoreSession(
-            storeURL: url, metadata: metadata, store: try files.openReadOnly(at: url, model: stored),
-            modelSource: Self.source(of: stored))
+            storeURL: url, metadata: metadata, store: own.store, modelSource: Self.source(of: own.store.model),
+            warnings: warnings)
+    }
+
+    /// Why no model of the store's own could be used.
+    private enum StoreSessionFallback: Error {
+        case noModel
+    }
+
+    /// The store opened with the model it carries, else with one inferred from its tables, and a
+    /// note naming which (and why inferred). Throws `StoreSessionFallback.noModel` when the store
+    /// kind has neither; errors opening the store pass through.
+    private static func ownModel(of url: URL, files: any StoreFileAccess) throws -> (store: any PersistentStore, note: String) {
+        var cacheProblem = "the store has no model cache (Z_MODELCACHE)"
+        do {
+            if let stored = try files.storedModel(at: url) {
+                return (try files.openReadOnly(at: url, model: stored), "model stored in the file")
+            }
+        } catch let error as ModelArchiveError {
+            cacheProblem = "the store's model cache cannot be read (\(error.location): \(error.reason))"
+        } catch let error as CoreStackError {
+            guard case .invalidModel = error else { throw error }
+            cacheProblem = "the store's model cache holds an invalid model (\(error))"
+        }
+        guard let inferred = try files.inferredModel(at: url) else { throw StoreSessionFallback.noModel }
+        let store: any PersistentStore
+        do {
+            store = try files.openReadOnly(at: url, model: inferred)
+        } catch CoreStackError.modelMismatch {
+            // The tables do not say enough (e.g. ordered to-many columns), or the store is matched
+            // by version hashes (stores CoreStack wrote): a model file is needed.
+            throw StoreSessionFallback.noModel
+        }
+        return (store, "model inferred from the schema: \(cacheProblem); property names are as the columns give them")
     }
 
     /// How ``modelSource`` names a model that did not come from a file the user named.

@@ -34,4 +34,21 @@ extension SQLiteStore {
             return data
         }
     }
+
+    /// A model inferred from the store's tables, for a store that carries no model of its own (see
+    /// ``storedModel(at:)``): entities and hierarchy from `Z_PRIMARYKEY`, attributes from columns,
+    /// to-one relationships from foreign-key columns, many-to-many from join tables. Property names
+    /// are the column names without `Z` (the case is lost), and the model's
+    /// ``ManagedObjectModel/origin`` is ``ModelOrigin/inferredFromSchema``. Reads without changing
+    /// the file.
+    ///
+    /// ```swift
+    /// let model = try SQLiteStore.storedModel(at: url) ?? SQLiteStore.inferredModel(at: url)
+    /// let store = try SQLiteStore(url: url, model: model, readOnly: true)
+    /// ```
+    /// - Throws: ``CoreStackError/notAStore(path:reason:)``, ``CoreStackError/invalidModel(entity:property:reason:)``.
+    public static func inferredModel(at url: URL) throws -> ManagedObjectModel {
+        _ = try inspect(url: url)
+        return try withReadOnlyConnection(url: url) { db in try SQLiteSchemaInference.inferModel(db, path: url.path) }
+    }
 }
