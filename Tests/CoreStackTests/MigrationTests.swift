@@ -99,6 +99,24 @@ struct MigrationTests {
         #expect(try SQLiteStore.entities(at: url).first { $0.name == "Car" }?.maxPrimaryKey == 125)
     }
 
+    @Test("progressive migration walks a bundle's versions from the store's own; a store at the current version is left alone")
+    func progressive() throws {
+        let url = try Fixtures.copyStore("stores/alemar11-CoreDataPlus/SampleModel_V1.sqlite")
+        let read = try XcodeModelReader.readBundle(at: Fixtures.url("models/alemar11-CoreDataPlus/SampleModel.xcdatamodeld"))
+        #expect(read.versions.map(\.versionName) == ["SampleModel", "SampleModel2", "SampleModel3"])
+        // The bundle's current version is its first; migrate as if the app shipped SampleModel3.
+        let bundle = ManagedObjectModelBundle(name: read.name, versions: read.versions, currentVersion: read.versions[2])
+        let steps = try SQLiteMigration.migrateStore(at: url, to: bundle)
+        #expect(steps.count == 2)
+        #expect(steps.first?.lines.contains("LuxuryCar: renamed (from ExpensiveSportCar)") == true)
+        let current = try SQLiteStore.open(url: url, bundle: bundle, readOnly: false)
+        #expect(current.model === bundle.currentVersion)
+        #expect(steps.last?.lines.contains("Maker: added") == true)
+        #expect(try Self.count("Car", url, bundle.currentVersion) == 125)
+        #expect(try Self.count("LuxuryCar", url, bundle.currentVersion) == 5)
+        #expect(try SQLiteMigration.migrateStore(at: url, to: bundle).isEmpty)
+    }
+
     @Test("a change lightweight migration cannot infer fails with the entity, property and why, and the store is untouched")
     func notInferable() throws {
         let v1 = try ManagedObjectModel { EntityDescription("Post") { AttributeDescription("date", .string) } }

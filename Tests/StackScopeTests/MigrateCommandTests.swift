@@ -25,4 +25,13 @@ struct MigrateCommandTests {
         let info = try InfoCommand.info(storePath: url.path, modelPath: model)
         #expect(info.modelVersion == "CoreDataMigration_Example 4")
     }
+
+    @Test("a store already at the current version is left alone")
+    func nothingToDo() throws {
+        let url = try StoreOwnModelTests.copy(["wibosco-CoreDataMigration-Example/CoreDataMigration_Example_WAL.sqlite", "wibosco-CoreDataMigration-Example/CoreDataMigration_Example_WAL.sqlite-wal"])
+        let before = try TestSupport.checksum(url)
+        let text = try MigrateCommand.run(storePath: url.path, modelPath: TestSupport.fixture(Self.model).path, dryRun: false)
+        #expect(text.hasSuffix("is already at version \"CoreDataMigration_Example 4\" of CoreDataMigration_Example: nothing to migrate\n"))
+        #expect(try TestSupport.checksum(url) == before)
+    }
 }

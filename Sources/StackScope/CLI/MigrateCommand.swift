@@ -29,30 +29,41 @@ public enum MigrateCommand {
         default: throw StackScopeError.unsupportedModelPath(path: modelPath)
         }
         let destination = bundle.currentVersion
-        let source: ManagedObjectModel
-        var sourceName: String
+        // The steps: through every later version when the store is one of the bundle's versions
+        // (V1 → V2 → V3), else from the model the store carries straight to the current version.
+        var steps: [(from: ManagedObjectModel, to: ManagedObjectModel, name: String)] = []
+        let versions = bundle.versions
+        func quoted(_ m: ManagedObjectModel) -> String { "\"\(m.versionName ?? "unnamed")\"" }
         do {
-            source = try SQLiteStore.open(url: url, bundle: bundle, readOnly: true).model
-            sourceName = "\"\(source.versionName ?? "unnamed")\""
+            let source = try SQLiteStore.open(url: url, bundle: bundle, readOnly: true).model
+            if let start = versions.firstIndex(where: { $0 === source }),
+                let end = versions.firstIndex(where: { $0 === destination }), start < end
+            {
+                for i in start..<end { steps.append((versions[i], versions[i + 1], quoted(versions[i]))) }
+            }
         } catch CoreStackError.modelMismatch(let path, let differences) {
             guard let stored = try SQLiteStore.storedModel(at: url) else {
                 throw CoreStackError.modelMismatch(path: path, differences: differences)
             }
-            source = stored
-            sourceName = "the model stored in the store"
+            steps.append((stored, destination, "the model stored in the store"))
         }
-        let destinationName = "\"\(destination.versionName ?? "unnamed")\""
-        let plan = try SQLiteMigration.plan(from: source, to: destination)
-        var lines = ["Migrating \(storePath) from \(sourceName) to \(destinationName)\(dryRun ? " (dry run)" : ""):"]
-        lines += plan.lines.isEmpty ? ["  no change"] : plan.lines.map { "  " + $0 }
-        let before = try counts(url, source)
+        var lines: [String] = []
+        for step in steps {
+            let plan = try SQLiteMigration.plan(from: step.from, to: step.to)
+            lines.append("Migrating \(storePath) from \(step.name) to \(quoted(step.to))\(dryRun ? " (dry run)" : ""):")
+            lines += plan.lines.isEmpty ? ["  no change"] : plan.lines.map { "  " + $0 }
+        }
+        guard let first = steps.first else {
+            return "\(storePath) is already at version \(quoted(destination)) of \(bundle.name): nothing to migrate\n"
+        }
+        let before = try counts(url, first.from)
         if dryRun {
             lines.append("")
             lines += TextTable.render(
                 header: ["Entity", "Objects"], rows: before.map { [$0.name, String($0.count)] }, rightAligned: [1])
             return lines.joined(separator: "\n") + "\n"
         }
-        try SQLiteMigration.migrateStore(at: url, from: source, to: destination)
+        for step in steps { try SQLiteMigration.migrateStore(at: url, from: step.from, to: step.to) }
         let after = try counts(url, destination)
         let old = Dictionary(before.map { ($0.name, $0.count) }, uniquingKeysWith: { a, _ in a })
         let renamed = Dictionary(

@@ -111,6 +111,40 @@ public enum SQLiteMigration {
         return map.plan
     }
 
+    /// Migrates the store at `url` to `bundle`'s current version, progressively: from the version
+    /// the store was written with through every later version (V1 → V2 → V3), or, when no version
+    /// of the bundle fits the store, from the model the store carries (`Z_MODELCACHE`) in one step.
+    /// Returns one plan per step (empty when the store is already at the current version).
+    ///
+    /// ```swift
+    /// let steps = try SQLiteMigration.migrateStore(at: url, to: try XcodeModelReader.readBundle(at: modelURL))
+    /// steps.map(\.lines)
+    /// ```
+    /// - Throws: ``MigrationError`` for a step that cannot be inferred (the steps before it are
+    ///   done, each one complete), ``CoreStackError/modelMismatch(path:differences:)`` when neither a
+    ///   version nor the stored model fits the store.
+    @discardableResult
+    public static func migrateStore(at url: URL, to bundle: ManagedObjectModelBundle) throws -> [MigrationPlan] {
+        let inspection = try SQLiteStore.inspect(url: url)
+        let versions = bundle.versions
+        guard let target = versions.firstIndex(where: { $0 === bundle.currentVersion }) else {
+            throw MigrationError(entity: bundle.name, reason: "the current version is not one of the bundle's versions")
+        }
+        if let start = versions.firstIndex(where: { SQLiteStore.differences(model: $0, inspection: inspection).isEmpty }) {
+            guard start < target else { return [] }
+            var plans: [MigrationPlan] = []
+            for i in start..<target {
+                plans.append(try migrateStore(at: url, from: versions[i], to: versions[i + 1]))
+            }
+            return plans
+        }
+        guard let stored = try SQLiteStore.storedModel(at: url) else {
+            throw CoreStackError.modelMismatch(
+                path: url.path, differences: ["no version of \(bundle.name) matches the store, and it carries no model of its own"])
+        }
+        return [try migrateStore(at: url, from: stored, to: bundle.currentVersion)]
+    }
+
     // MARK: - Mapping
 
     static func mapping(from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> Mapping {
