@@ -239,3 +239,77 @@ struct ModelArchiveTests {
         }
     }
 }
+
+/// CoreStack's own archives: written in Apple's encoding, read back by the same decoder.
+@Suite("models archived by CoreStack")
+struct ModelArchiveWritingTests {
+    static let bundles = [
+        "models/alemar11-CoreDataPlus/SampleModel.xcdatamodeld",
+        "models/alemar11-CoreDataPlus/SampleModel3.xcdatamodeld",
+        "models/apple-iPhoneCoreDataRecipes-2018/Recipes.xcdatamodeld",
+        "models/atomicbird-momcom/momcomTests.xcdatamodeld",
+        "models/bnr-CoreDataStack/Sample.xcdatamodeld",
+        "models/bnr-CoreDataStack/Container_Example.xcdatamodeld",
+        "models/bnr-CoreDataStack/UniqueConstraintModel.xcdatamodeld",
+        "models/wibosco-CoreDataMigration-Example/CoreDataMigration_Example.xcdatamodeld",
+    ]
+
+    /// Class name → every key its instances use, over an archive's objects.
+    static func keysByClass(_ plist: Data) throws -> [String: Set<String>] {
+        let archive = try KeyedArchive(plist: plist, source: "test")
+        let decoded = try PropertyListSerialization.propertyList(from: plist, options: [], format: nil)
+        let objects = try #require((decoded as? [String: Any])?["$objects"] as? [Any])
+        var keys: [String: Set<String>] = [:]
+        for (i, o) in objects.enumerated() {
+            guard let fields = o as? [String: Any], fields["$class"] != nil else { continue }
+            keys[try archive.className(of: i), default: []].formUnion(fields.keys.filter { $0 != "$class" })
+        }
+        return keys
+    }
+
+    @Test("every fixture model survives archiving: same entities, properties and version hashes")
+    func roundTrip() throws {
+        for path in Self.bundles {
+            for model in try XcodeModelReader.readBundle(at: Fixtures.url(path)).versions {
+                let back = try ManagedObjectModel(archivedModelCache: try model.archivedModelCache())
+                #expect(ModelArchiveTests.shape(back) == ModelArchiveTests.shape(model), "\(path) \(model.versionName ?? "")")
+                #expect(back.entityVersionHashes == model.entityVersionHashes, "\(path) \(model.versionName ?? "")")
+                #expect(back.versionIdentifiers == model.versionIdentifiers.filter { !$0.isEmpty })
+                #expect(back.entities.map { $0.uniquenessConstraints } == model.entities.map { $0.uniquenessConstraints })
+                #expect(back.entities.map { $0.renamingIdentifier } == model.entities.map { $0.renamingIdentifier })
+            }
+        }
+    }
+
+    @Test("CoreStack writes the classes and keys Apple writes, and the same decoder reads both to the same model")
+    func sameEncodingAsApple() throws {
+        var apple: [String: Set<String>] = [:]
+        for (path, _) in ModelArchiveTests.stores {
+            let cache = try #require(try SQLiteStore.storedModelCache(at: try Fixtures.copyStore(path)))
+            for (cls, keys) in try Self.keysByClass(try RawDeflate.inflate(cache, source: path)) { apple[cls, default: []].formUnion(keys) }
+        }
+        let url = try Fixtures.copyStore("stores/alemar11-CoreDataPlus/SampleModel2_V1.sqlite")
+        let appleModel = try #require(try SQLiteStore.storedModel(at: url))
+        let ours = try Self.keysByClass(appleModel.archivedModel())
+        for cls in ["NSManagedObjectModel", "NSEntityDescription", "NSAttributeDescription", "NSRelationshipDescription", "NSKnownKeysDictionary1", "NSKnownKeysMappingStrategy1"] {
+            let mine = try #require(ours[cls], "\(cls) is not in CoreStack's archive")
+            #expect(mine.isSubset(of: apple[cls] ?? []), "\(cls): keys Apple never writes: \(mine.subtracting(apple[cls] ?? []).sorted())")
+        }
+        #expect(Set(ours.keys).isSubset(of: Set(apple.keys).union(["NSDate", "NSUUID"])))
+        // Apple's archive and CoreStack's re-encoding of it decode to the same model.
+        let again = try ManagedObjectModel(archivedModel: appleModel.archivedModel())
+        #expect(ModelArchiveTests.shape(again) == ModelArchiveTests.shape(appleModel))
+        #expect(again.entityVersionHashes == appleModel.entityVersionHashes)
+    }
+
+    @Test("a store CoreStack creates carries its model in Z_MODELCACHE, which reopens it with no model file")
+    func storesCarryTheirModel() throws {
+        let bundle = try XcodeModelReader.readBundle(at: Fixtures.url("models/bnr-CoreDataStack/Sample.xcdatamodeld"))
+        let url = try Fixtures.temporaryFolder().appendingPathComponent("sample.sqlite")
+        do { _ = try SQLiteStore(url: url, model: bundle.currentVersion) }
+        let stored = try #require(try SQLiteStore.storedModel(at: url))
+        #expect(stored.entityVersionHashes == bundle.currentVersion.entityVersionHashes)
+        #expect(try RawSQLite.scalar("SELECT COUNT(*) FROM Z_MODELCACHE", in: url) == 1)
+        _ = try SQLiteStore(url: url, model: stored, readOnly: true)
+    }
+}

@@ -33,6 +33,28 @@ extension ManagedObjectModel {
         try self.init(keyedArchive: data, versionName: versionName, source: source, origin: .compiledModel)
     }
 
+    /// The model as a compiled `.mom` file holds it: an `NSKeyedArchiver` archive (binary property
+    /// list) with the classes and keys Core Data writes, read back by
+    /// ``init(archivedModel:versionName:source:)`` and by Apple's tools.
+    ///
+    /// ```swift
+    /// try model.archivedModel().write(to: URL(fileURLWithPath: "Library.mom"))
+    /// ```
+    public func archivedModel() -> Data {
+        ModelArchiveEncoder(model: self).encode()
+    }
+
+    /// The model as a store keeps it in `Z_MODELCACHE.Z_CONTENT`: ``archivedModel()`` compressed to
+    /// raw DEFLATE. Stores CoreStack creates carry it, so they open with no model file.
+    ///
+    /// ```swift
+    /// let blob = try model.archivedModelCache()
+    /// let back = try ManagedObjectModel(archivedModelCache: blob)
+    /// ```
+    public func archivedModelCache() throws -> Data {
+        try RawDeflate.deflate(archivedModel())
+    }
+
     private convenience init(keyedArchive data: Data, versionName: String?, source: String, origin: ModelOrigin) throws {
         let archive = try KeyedArchive(plist: data, source: source)
         let decoded = try ModelArchiveDecoder(archive: archive).decode()

@@ -199,7 +199,7 @@ struct ModelArchiveDecoder {
         let (optional, transient, _) = try flags(index)
         var defaultValue = AttributeValue.null
         if let ref = try archive.reference(index, "NSDefaultValue"),
-            let value = try self.value(at: ref), let coerced = AttributeCoercion.coerce(value, to: type)
+            let coerced = try values(at: ref).lazy.compactMap({ AttributeCoercion.coerce($0, to: type) }).first
         {
             defaultValue = coerced
         }
@@ -215,14 +215,24 @@ struct ModelArchiveDecoder {
             userInfo: try userInfo(of: index))
     }
 
-    /// A default value: a number, boolean, string or date (`NSDate`, `NS.time`); nil for objects
-    /// CoreStack does not decode (an app's transformable values, `NSDecimalNumber`).
-    private func value(at index: Int) throws -> AttributeValue? {
+    /// A default value's readings: a number (as a boolean, an integer and a double, since
+    /// Foundation may hand numbers back bridged), a string, a date (`NSDate`, `NS.time`) or a UUID;
+    /// none for objects CoreStack does not decode (an app's transformable values, `NSDecimalNumber`).
+    /// The caller keeps the first that fits the attribute's type.
+    private func values(at index: Int) throws -> [AttributeValue] {
         let raw = try archive.object(index, "$objects[\(index)]")
+        if raw is String || raw is Data || raw is [String: Any] {
+            return try value(at: index, raw).map { [$0] } ?? []
+        }
+        var readings: [AttributeValue] = []
+        if let b = raw as? Bool { readings.append(.bool(b)) }
+        if let i = raw as? Int { readings.append(.integer(Int64(i))) }
+        if let d = raw as? Double { readings.append(.double(d)) }
+        return readings
+    }
+
+    private func value(at index: Int, _ raw: Any) throws -> AttributeValue? {
         switch raw {
-        case let b as Bool: return .bool(b)
-        case let i as Int: return .integer(Int64(i))
-        case let d as Double: return .double(d)
         case let s as String: return .string(s)
         case let d as Data: return .data(d)
         case let fields as [String: Any]:

@@ -188,6 +188,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
             self.dbQueue = queue
             let plist = try Self.metadataPlist(model: model)
+            // The model in Core Data's encoding, so the store opens anywhere with no model file.
+            let modelCache = try model.archivedModelCache()
             try Self.wrap(path) {
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA auto_vacuum = 2")
@@ -202,6 +204,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                         try db.execute(
                             sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                             arguments: [uuid, plist])
+                        try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+                        try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
                         return .commit
                     }
                 }
