@@ -139,6 +139,32 @@ struct MigrationTests {
         #expect(try Data(contentsOf: url) == before)
     }
 
+    @Test("a migration that fails while copying (a uniqueness constraint the rows break) leaves the store as it was and no file behind")
+    func failureWhileCopying() throws {
+        let v1 = try ManagedObjectModel { EntityDescription("Tag") { AttributeDescription("name", .string) } }
+        let v2 = try ManagedObjectModel {
+            EntityDescription("Tag", uniquenessConstraints: [["name"]]) { AttributeDescription("name", .string) }
+        }
+        let folder = try Fixtures.temporaryFolder()
+        let url = folder.appendingPathComponent("tags.sqlite")
+        do {
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: v1)
+            try coordinator.addPersistentStore(try SQLiteStore(url: url, model: v1))
+            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+            try context.performAndWait {
+                for _ in 0..<2 { try context.insertObject(forEntityName: "Tag").setValue("same", forKey: "name") }
+                try context.save()
+            }
+            coordinator.removePersistentStore()
+        }
+        let rows = try RawSQLite.run("SELECT Z_PK, ZNAME FROM ZTAG ORDER BY Z_PK", in: url).count
+        #expect(rows == 2)
+        #expect(throws: CoreStackError.self) { try SQLiteMigration.migrateStore(at: url, from: v1, to: v2) }
+        #expect(try Self.count("Tag", url, v1) == 2)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!left.contains { $0.contains("migrating") })
+    }
+
     @Test("renaming identifiers and numeric widening are inferred")
     func renameAndWiden() throws {
         let v1 = try ManagedObjectModel {

@@ -65,19 +65,24 @@ public enum SQLiteMigration {
         sourceSchema.adoptJoinTableNames(from: inspection.structure)
         let destinationSchema = SQLiteSchema(model: destination)
 
-        // Fold the -wal into the store (its data unchanged) so the file alone holds every row.
-        try SQLiteStore.wrap(path) {
-            let queue = try DatabaseQueue(path: path)
-            try queue.writeWithoutTransaction { db in
-                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+        // Fold a -wal into the store (its data unchanged) so the file alone holds every row and
+        // the emptied -wal can be removed before the swap (a stale -wal must never meet the new file).
+        let fm = FileManager.default
+        if fm.fileExists(atPath: path + "-wal") {
+            try SQLiteStore.wrap(path) {
+                let queue = try DatabaseQueue(path: path)
+                try queue.writeWithoutTransaction { db in
+                    let result = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                    guard (result?[0] as Int?) == 0 else {
+                        throw MigrationError(entity: path, reason: "the store is in use: its -wal cannot be folded into it")
+                    }
+                }
+                try queue.close()
             }
-            try queue.close()
         }
 
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).migrating-\(UUID().uuidString)")
-        let fm = FileManager.default
         func removeTemporary() {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: temporary.path + suffix) }
         }
@@ -99,6 +104,9 @@ public enum SQLiteMigration {
                     _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
                 }
                 try queue.close()
+            }
+            if let size = (try? fm.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber, size.intValue > 0 {
+                throw MigrationError(entity: path, reason: "the store was written to during the migration")
             }
             for suffix in ["-wal", "-shm"] { try? fm.removeItem(atPath: path + suffix) }
             guard rename(temporary.path, path) == 0 else {
