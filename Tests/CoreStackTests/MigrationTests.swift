@@ -117,6 +117,21 @@ struct MigrationTests {
         #expect(try SQLiteMigration.migrateStore(at: url, to: bundle).isEmpty)
     }
 
+    @Test("CoreDataPlus SampleModel2 V1 → V2, both models read from the stores' own caches")
+    func sampleModel2FromCaches() throws {
+        let url = try Fixtures.copyStore("stores/alemar11-CoreDataPlus/SampleModel2_V1.sqlite")
+        let v1 = try #require(try SQLiteStore.storedModel(at: url))
+        let v2 = try #require(try SQLiteStore.storedModel(at: try Fixtures.copyStore("stores/alemar11-CoreDataPlus/SampleModel2_V2.sqlite")))
+        let counts = try ["Book", "GraphicNovel", "Feedback", "Page", "Writer", "Author"].map { try Self.count($0, url, v1) }
+        let covers = try RawSQLite.scalar("SELECT COUNT(*) FROM ZBOOK WHERE ZCOVER IS NOT NULL", in: url)
+        let plan = try SQLiteMigration.migrateStore(at: url, from: v1, to: v2)
+        #expect(plan.lines == ["Book.frontCover: renamed (from cover)", "Author.siteURL: removed"])
+        #expect(try ["Book", "GraphicNovel", "Feedback", "Page", "Writer", "Author"].map { try Self.count($0, url, v2) } == counts)
+        #expect(try RawSQLite.scalar("SELECT COUNT(*) FROM ZPAGE WHERE ZBOOK IS NOT NULL", in: url) == 4970)
+        #expect(covers > 0)
+        #expect(try RawSQLite.scalar("SELECT COUNT(*) FROM ZBOOK WHERE ZFRONTCOVER IS NOT NULL", in: url) == covers)
+    }
+
     @Test("a change lightweight migration cannot infer fails with the entity, property and why, and the store is untouched")
     func notInferable() throws {
         let v1 = try ManagedObjectModel { EntityDescription("Post") { AttributeDescription("date", .string) } }
