@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                "CZlib",
             ]
         ),
         // ncursesw for the browser's terminal backend (module map and C shim in Sources/CCurses).
@@ -30,6 +31,12 @@ let package = Package(
             name: "CCurses",
             path: "Sources/CCurses",
             providers: [.apt(["libncursesw5-dev"])]
+        ),
+        // zlib from the system (zlib1g-dev), to inflate the model a Core Data store carries.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(
             name: "StackScope",

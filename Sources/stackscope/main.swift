@@ -22,7 +22,7 @@ struct StackScopeCommand: ParsableCommand {
             Press ? in the browser for its keys.
             """,
         version: CoreStackVersion.string,
-        subcommands: [Browse.self, Info.self, Dump.self, Demo.self],
+        subcommands: [Browse.self, Info.self, Dump.self, Migrate.self, Demo.self],
         defaultSubcommand: Browse.self
     )
 }
@@ -124,6 +124,24 @@ extension StackScopeCommand {
                 let query = DumpQuery(entityName: entity, sortKey: sort, limit: limit, predicate: filter)
                 return try DumpCommand.run(storePath: options.store, modelPath: options.model, query: query, json: json)
             }
+        }
+    }
+
+    struct Migrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Migrate a store to the current version of a model (lightweight: added, removed, renamed properties and entities).")
+
+        @Argument(help: "The store file (.sqlite).")
+        var store: String
+
+        @Option(help: "The model: a .xcdatamodeld bundle or .momd folder (its current version is the destination).")
+        var model: String
+
+        @Flag(help: "Show the plan without changing the store.")
+        var dryRun = false
+
+        func run() throws {
+            try report { try MigrateCommand.run(storePath: store, modelPath: model, dryRun: dryRun) }
         }
     }
 

@@ -23,7 +23,7 @@ import Testing
         let url = lib.url
         #expect(try master(url) == [
             "ZAUTHOR": "table", "ZBOOK": "table", "ZCHAPTER": "table", "ZCOVER": "table", "ZPUBLISHER": "table",
-            "Z_1BOOKS": "table", "Z_PRIMARYKEY": "table", "Z_METADATA": "table",
+            "Z_1BOOKS": "table", "Z_PRIMARYKEY": "table", "Z_METADATA": "table", "Z_MODELCACHE": "table",
             "Z_1BOOKS_Z_2BOOKS_INDEX": "index", "ZBOOK_ZCOVER_INDEX": "index", "ZBOOK_ZPUBLISHER_INDEX": "index",
             "ZBOOK_Z_ENT_INDEX": "index", "ZCHAPTER_ZBOOK_INDEX": "index", "ZCOVER_ZBOOK_INDEX": "index",
             "Z_Author_UNIQUE_name": "index", "Z_Book_byTitle": "index",

@@ -104,7 +104,7 @@ struct CommandTests {
         #expect(try Data(contentsOf: url) == bytes)
     }
 
-    @Test("a store of another model opens with --model, and asks for it without")
+    @Test("a store of another model opens with --model, and with the model it carries without")
     func otherModel() throws {
         let bundleURL = TestSupport.fixture("models/bnr-CoreDataStack/Sample.xcdatamodeld")
         let bundle = try XcodeModelReader.readBundle(at: bundleURL)
@@ -115,9 +115,10 @@ struct CommandTests {
             try coordinator.addPersistentStore(store)
             coordinator.removePersistentStore()
         }
-        #expect(throws: StackScopeError.modelRequired(path: url.path)) {
-            try InfoCommand.info(storePath: url.path)
-        }
+        // CoreStack stores carry their model (Z_MODELCACHE): without --model it is used.
+        let own = try StoreSession.open(storePath: url.path, modelPath: nil)
+        #expect(own.modelSource == "stored in the store (Z_MODELCACHE)")
+        #expect(own.model.entityVersionHashes == bundle.currentVersion.entityVersionHashes)
         let info = try InfoCommand.info(storePath: url.path, modelPath: bundleURL.path)
         #expect(info.entities.map(\.name) == bundle.currentVersion.entities.map(\.name))
         #expect(info.entities.allSatisfy { $0.count == 0 })
@@ -153,6 +154,12 @@ struct ErrorTests {
     func wrongModel() throws {
         let (url, _) = try TestSupport.demoStore(size: 40)
         let bundle = TestSupport.fixture("models/bnr-CoreDataStack/Sample.xcdatamodeld").path
+        // The store carries its model: the session falls back to it and says why.
+        let session = try StoreSession.open(storePath: url.path, modelPath: bundle)
+        #expect(session.modelSource == "stored in the store (Z_MODELCACHE)")
+        #expect(session.warnings.first?.hasPrefix("no version of Sample.xcdatamodeld matches the store") == true)
+        // Without a model of its own, the mismatch is the error.
+        _ = try StoreOwnModelTests.sqlite3("DELETE FROM Z_MODELCACHE", url, readOnly: false)
         let error = #expect(throws: CoreStackError.self) { try InfoCommand.info(storePath: url.path, modelPath: bundle) }
         guard case .modelMismatch = error else {
             Issue.record("expected modelMismatch, got \(String(describing: error))")

@@ -32,6 +32,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public let fetchRequestTemplates: [String: FetchRequestTemplate]
     /// Configurations: name → entity names.
     public let configurations: [String: [String]]
+    /// Where the model came from (code, a model file, a store's own copy, or the store's tables).
+    public let origin: ModelOrigin
 
     /// Builds a model from entities written with the builder.
     public convenience init(
@@ -48,7 +50,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         versionName: String? = nil,
         versionIdentifiers: [String] = [],
         fetchRequestTemplates: [FetchRequestTemplate] = [],
-        configurations: [String: [String]] = [:]
+        configurations: [String: [String]] = [:],
+        origin: ModelOrigin = .built
     ) throws {
         let entities = declared.map { $0.copy() }
         var byName: [String: EntityDescription] = [:]
@@ -88,6 +91,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.versionIdentifiers = versionIdentifiers
         self.fetchRequestTemplates = templates
         self.configurations = configurations
+        self.origin = origin
     }
 
     /// The entity named `name`.

@@ -118,7 +118,8 @@ public enum XcodeModelReader {
             versionName: versionName,
             versionIdentifiers: document.versionIdentifier.map { [$0] } ?? [],
             fetchRequestTemplates: document.fetchRequestTemplates,
-            configurations: document.configurations)
+            configurations: document.configurations,
+            origin: .xcodeModel)
     }
 
     /// Reads a `.xcdatamodel` folder.

@@ -81,6 +81,7 @@ public final class BrowserProgram {
         } catch {
             dispatch(.message(StackScopeErrorMessage.line(for: error), .error))
         }
+        if !session.notes.isEmpty { dispatch(.message(session.notes.joined(separator: "; "), .warning)) }
         flush()
     }
 

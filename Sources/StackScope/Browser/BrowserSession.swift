@@ -25,6 +25,8 @@ public final class BrowserSession: @unchecked Sendable {
     public let manager: PersistentStoreManager?
     /// The store file's device and inode when it was opened, to notice it deleted or replaced.
     let fileIdentity: FileIdentity?
+    /// One-line notes about how the store was opened (the model chosen, why read-only), shown at start.
+    public internal(set) var notes: [String] = []
     /// Messages the stack reports by itself (saves it triggered that failed).
     let logSink: LogSink
 
@@ -82,30 +84,31 @@ public final class BrowserSession: @unchecked Sendable {
     public var rootContext: ManagedObjectContext { stack?.privateQueueContext ?? mainContext }
 
     /// Opens a store file through a ``CoreDataStack``: any store `stackscope info` opens, with the
-    /// same model rules (the demo model, or `modelPath`). `readOnly` opens it so nothing can write.
+    /// same choice of model (``StoreSession/open(storePath:modelPath:files:)``: `modelPath`, the demo
+    /// model, the model stored in the file, or one inferred from its tables). `readOnly` opens it
+    /// so nothing can write; so does a file or folder that cannot be written, and a model the
+    /// browser only found in the file or inferred (so an app's store is never changed by a model
+    /// that is not the app's).
     public static func open(storePath: String, modelPath: String?, readOnly: Bool, files: any StoreFileAccess = StoreFiles.standard) throws -> BrowserSession {
-        let url = URL(fileURLWithPath: storePath)
-        let metadata = try files.metadata(at: url)
-        let writable = !readOnly && FileManager.default.isWritableFile(atPath: url.path)
+        let checked = try StoreSession.open(storePath: storePath, modelPath: modelPath, files: files)
+        let url = checked.storeURL
+        let model = checked.model
+        var notes = checked.warnings
+        let ownModel = model.origin == .storeModelCache || model.origin == .inferredFromSchema
+        let writableFile = FileManager.default.isWritableFile(atPath: url.path)
             && FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)
-        // Open read-only first: this checks the model against the store and writes nothing.
-        let checked: any PersistentStore
-        if let modelPath {
-            let modelURL = URL(fileURLWithPath: modelPath)
-            switch modelURL.pathExtension {
-            case "xcdatamodeld": checked = try files.openReadOnly(at: url, bundle: try XcodeModelReader.readBundle(at: modelURL))
-            case "xcdatamodel": checked = try files.openReadOnly(at: url, model: try XcodeModelReader.readModel(at: modelURL))
-            default: throw StackScopeError.unsupportedModelPath(path: modelPath)
-            }
+        if !readOnly && ownModel { notes.append("opened read-only: the model is the \(checked.modelSource), not a model file") }
+        if !readOnly && !writableFile { notes.append("opened read-only: the file or its folder cannot be written") }
+        let writable = !readOnly && writableFile && !ownModel
+        let store: any PersistentStore
+        if files is SQLiteStoreFiles {
+            store = try SQLiteStore(url: url, model: model, readOnly: !writable)
         } else {
-            guard DemoLibrary.matches(metadata) else { throw StackScopeError.modelRequired(path: storePath) }
-            checked = try files.openReadOnly(at: url, model: try DemoLibrary.model())
+            store = try files.openReadOnly(at: url, model: model)
         }
-        if writable, let sqlite = checked as? SQLiteStore, let fileURL = sqlite.url {
-            let model = sqlite.model
-            return try make(store: try SQLiteStore(url: fileURL, model: model, readOnly: false), url: url, readOnly: false)
-        }
-        return try make(store: checked, url: url, readOnly: true)
+        let session = try make(store: store, url: url, readOnly: !writable || store is SQLiteStore && (store as? SQLiteStore)?.isReadOnly == true)
+        session.notes = notes
+        return session
     }
 
     static func make(store: any PersistentStore, url: URL?, readOnly: Bool) throws -> BrowserSession {

@@ -14,6 +14,17 @@ public protocol StoreFileAccess: Sendable {
     func openReadOnly(at url: URL, bundle: ManagedObjectModelBundle) throws -> any PersistentStore
     /// Reads a store's metadata without opening it with a model.
     func metadata(at url: URL) throws -> StoreMetadata
+    /// The model the store carries (Core Data's `Z_MODELCACHE`), or nil when it has none.
+    func storedModel(at url: URL) throws -> ManagedObjectModel?
+    /// A model inferred from the store's tables, or nil when the store kind cannot tell.
+    func inferredModel(at url: URL) throws -> ManagedObjectModel?
+}
+
+extension StoreFileAccess {
+    /// Stores without a model of their own: nil.
+    public func storedModel(at url: URL) throws -> ManagedObjectModel? { nil }
+    /// Stores whose schema tells nothing: nil.
+    public func inferredModel(at url: URL) throws -> ManagedObjectModel? { nil }
 }
 
 /// Stores kept in memory, keyed by path: for tests of the command logic without store files.
@@ -106,6 +117,16 @@ public struct SQLiteStoreFiles: StoreFileAccess {
     public func metadata(at url: URL) throws -> StoreMetadata {
         try checkFile(url)
         return try SQLiteStore.metadata(at: url)
+    }
+
+    public func storedModel(at url: URL) throws -> ManagedObjectModel? {
+        try checkFile(url)
+        return try SQLiteStore.storedModel(at: url)
+    }
+
+    public func inferredModel(at url: URL) throws -> ManagedObjectModel? {
+        try checkFile(url)
+        return try SQLiteStore.inferredModel(at: url)
     }
 
     public func removeStore(at url: URL) throws {

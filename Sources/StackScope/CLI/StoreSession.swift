@@ -14,11 +14,22 @@ public final class StoreSession {
     public let model: ManagedObjectModel
     public let coordinator: PersistentStoreCoordinator
     public let context: ManagedObjectContext
+    /// Where the model in use came from, one line: `file Library.xcdatamodeld version Library 2`,
+    /// `demo model`, `stored in the store (Z_MODELCACHE)`, `inferred from the schema`.
+    public let modelSource: String
+    /// One-line notes for the user about the choice of model (e.g. why the store's own model was
+    /// used instead of `--model`); empty when the model given or expected was used.
+    public let warnings: [String]
 
-    init(storeURL: URL, metadata: StoreMetadata, store: any PersistentStore) throws {
+    init(
+        storeURL: URL, metadata: StoreMetadata, store: any PersistentStore, modelSource: String = "",
+        warnings: [String] = []
+    ) throws {
         self.storeURL = storeURL
         self.metadata = metadata
         self.model = store.model
+        self.modelSource = modelSource
+        self.warnings = warnings
         self.coordinator = PersistentStoreCoordinator(managedObjectModel: store.model)
         try coordinator.addPersistentStore(store)
         self.context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "stackscope")
@@ -26,31 +37,115 @@ public final class StoreSession {
 
     deinit { coordinator.removePersistentStore() }
 
-    /// Opens a store read-only. Without `modelPath` the demo model is used when the store was
-    /// written with it; otherwise ``StackScopeError/modelRequired(path:)`` asks for `--model`.
-    /// `modelPath` names a `.xcdatamodeld` bundle (the version matching the store is used) or a
-    /// single `.xcdatamodel` version.
+    /// Opens a store read-only, choosing its model in this order:
+    ///
+    /// 1. `modelPath`, when given and it fits the store: a `.xcdatamodeld` bundle or a `.momd`
+    ///    folder (the version matching the store is used), a single `.xcdatamodel` or `.mom`;
+    /// 2. without `modelPath`, the demo model when the store was written with it;
+    /// 3. the model the store carries (`Z_MODELCACHE`, in every store Core Data wrote since
+    ///    about 2011), also when `modelPath` does not fit the store, with a warning saying why;
+    /// 4. a model inferred from the store's tables when it carries none (or one that cannot be
+    ///    read), with a warning;
+    /// 5. otherwise ``StackScopeError/modelRequired(path:)``, or the mismatch of `modelPath`.
+    ///
+    /// ```swift
+    /// let session = try StoreSession.open(storePath: "App.sqlite", modelPath: nil)
+    /// session.modelSource  // "stored in the store (Z_MODELCACHE)"
+    /// ```
     public static func open(
         storePath: String, modelPath: String?, files: any StoreFileAccess = StoreFiles.standard
     ) throws -> StoreSession {
         let url = URL(fileURLWithPath: storePath)
         let metadata = try files.metadata(at: url)
-        let store: any PersistentStore
         if let modelPath {
             let modelURL = URL(fileURLWithPath: modelPath)
-            switch modelURL.pathExtension {
-            case "xcdatamodeld":
-                store = try files.openReadOnly(at: url, bundle: try XcodeModelReader.readBundle(at: modelURL))
-            case "xcdatamodel":
-                store = try files.openReadOnly(at: url, model: try XcodeModelReader.readModel(at: modelURL))
-            default:
-                throw StackScopeError.unsupportedModelPath(path: modelPath)
+            let fileName = modelURL.lastPathComponent
+            let store: any PersistentStore
+            do {
+                switch modelURL.pathExtension {
+                case "xcdatamodeld":
+                    store = try files.openReadOnly(at: url, bundle: try XcodeModelReader.readBundle(at: modelURL))
+                case "xcdatamodel":
+                    store = try files.openReadOnly(at: url, model: try XcodeModelReader.readModel(at: modelURL))
+                case "momd", "mom":
+                    store = try files.openReadOnly(at: url, bundle: try CompiledModelReader.readBundle(at: modelURL))
+                default:
+                    throw StackScopeError.unsupportedModelPath(path: modelPath)
+                }
+            } catch let CoreStackError.modelMismatch(path, differences) {
+                // The model file is not the one the store was written with: read the store with
+                // the model it carries (or one inferred from its tables), and say so.
+                guard let (fallback, note) = try? ownModel(of: url, files: files) else {
+                    throw CoreStackError.modelMismatch(path: path, differences: differences)
+                }
+                let why = differences.first.map { " (\($0))" } ?? ""
+                return try StoreSession(
+                    storeURL: url, metadata: metadata, store: fallback, modelSource: Self.source(of: fallback.model),
+                    warnings: ["no version of \(fileName) matches the store\(why); opened with the \(note)"])
             }
-        } else {
-            guard DemoLibrary.matches(metadata) else { throw StackScopeError.modelRequired(path: storePath) }
-            store = try files.openReadOnly(at: url, model: try DemoLibrary.model())
+            let version = store.model.versionName.map { " version \($0)" } ?? ""
+            return try StoreSession(
+                storeURL: url, metadata: metadata, store: store, modelSource: "file \(fileName)\(version)")
         }
-        return try StoreSession(storeURL: url, metadata: metadata, store: store)
+        if DemoLibrary.matches(metadata) {
+            return try StoreSession(
+                storeURL: url, metadata: metadata, store: try files.openReadOnly(at: url, model: try DemoLibrary.model()),
+                modelSource: "demo model")
+        }
+        let own: (store: any PersistentStore, note: String)
+        do {
+            own = try ownModel(of: url, files: files)
+        } catch StoreSessionFallback.noModel {
+            throw StackScopeError.modelRequired(path: storePath)
+        }
+        var warnings: [String] = []
+        if own.store.model.origin == .inferredFromSchema {
+            warnings.append("opened with a \(own.note)")
+        }
+        return try StoreSession(
+            storeURL: url, metadata: metadata, store: own.store, modelSource: Self.source(of: own.store.model),
+            warnings: warnings)
+    }
+
+    /// Why no model of the store's own could be used.
+    private enum StoreSessionFallback: Error {
+        case noModel
+    }
+
+    /// The store opened with the model it carries, else with one inferred from its tables, and a
+    /// note naming which (and why inferred). Throws `StoreSessionFallback.noModel` when the store
+    /// kind has neither; errors opening the store pass through.
+    private static func ownModel(of url: URL, files: any StoreFileAccess) throws -> (store: any PersistentStore, note: String) {
+        var cacheProblem = "the store has no model cache (Z_MODELCACHE)"
+        do {
+            if let stored = try files.storedModel(at: url) {
+                return (try files.openReadOnly(at: url, model: stored), "model stored in the file")
+            }
+        } catch let error as ModelArchiveError {
+            cacheProblem = "the store's model cache cannot be read (\(error.location): \(error.reason))"
+        } catch let error as CoreStackError {
+            guard case .invalidModel = error else { throw error }
+            cacheProblem = "the store's model cache holds an invalid model (\(error))"
+        }
+        guard let inferred = try files.inferredModel(at: url) else { throw StoreSessionFallback.noModel }
+        let store: any PersistentStore
+        do {
+            store = try files.openReadOnly(at: url, model: inferred)
+        } catch CoreStackError.modelMismatch {
+            // The tables do not say enough (e.g. ordered to-many columns), or the store is matched
+            // by version hashes (stores CoreStack wrote): a model file is needed.
+            throw StoreSessionFallback.noModel
+        }
+        return (store, "model inferred from the schema: \(cacheProblem); property names are as the columns give them")
+    }
+
+    /// How ``modelSource`` names a model that did not come from a file the user named.
+    static func source(of model: ManagedObjectModel) -> String {
+        switch model.origin {
+        case .storeModelCache: "stored in the store (Z_MODELCACHE)"
+        case .inferredFromSchema: "inferred from the schema"
+        default: model.origin.description
+        }
     }
 
     /// A name for the model version in use: its version name, else its first identifier.

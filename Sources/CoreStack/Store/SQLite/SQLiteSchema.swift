@@ -398,17 +398,19 @@ struct SQLiteSchema: Sendable {
     func differences(from store: StoreStructure) -> [String] {
         var diffs: [String] = []
         let storeEntities = Dictionary(store.entities.filter { $0.number < 16000 }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let storeNames = Self.storeNames(of: model, in: store)
         for e in model.entities {
-            guard let s = storeEntities[e.name] else {
+            guard let s = storeNames[e.name].flatMap({ storeEntities[$0] }) else {
                 diffs.append("entity \(e.name) is not in the store")
                 continue
             }
-            let expectedSuper = e.superentity.map { storeEntities[$0.name]?.number ?? -1 } ?? 0
+            let expectedSuper = e.superentity.map { p in storeNames[p.name].flatMap { storeEntities[$0]?.number } ?? -1 } ?? 0
             if s.superNumber != expectedSuper {
                 diffs.append("entity \(e.name) has another parent entity in the store")
             }
         }
-        for name in storeEntities.keys.sorted() where model.entity(named: name) == nil {
+        let matched = Set(storeNames.values)
+        for name in storeEntities.keys.sorted() where !matched.contains(name) {
             diffs.append("the store has an entity \(name) the model does not have")
         }
         for t in entityTables {
@@ -428,6 +430,29 @@ struct SQLiteSchema: Sendable {
             diffs.append("join table \(j.table.name) (\(j.table.columns.map(\.name).joined(separator: ", "))) is not in the store")
         }
         return diffs
+    }
+
+    /// The `Z_PRIMARYKEY` name of each entity of `model` found in the store: its own name, else
+    /// its renaming identifier (Core Data keeps an entity's old name in `Z_PRIMARYKEY` when a
+    /// migration renames it: the CoreDataPlus SampleModel_V2 store lists ExpensiveSportCar for the
+    /// model's LuxuryCar, whose renaming identifier is ExpensiveSportCar).
+    static func storeNames(of model: ManagedObjectModel, in store: StoreStructure) -> [String: String] {
+        let present = Set(store.entities.filter { $0.number < 16000 }.map(\.name))
+        var names: [String: String] = [:]
+        for e in model.entities {
+            if present.contains(e.name) {
+                names[e.name] = e.name
+            } else if let old = e.renamingIdentifier, present.contains(old), model.entity(named: old) == nil {
+                names[e.name] = old
+            }
+        }
+        return names
+    }
+
+    /// Entity name → `Z_ENT` in the store, matched by ``storeNames(of:in:)``.
+    static func storeNumbers(of model: ManagedObjectModel, in store: StoreStructure) -> [String: Int] {
+        let numbers = Dictionary(store.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
+        return storeNames(of: model, in: store).compactMapValues { numbers[$0] }
     }
 
     /// Renames join tables to the names the store gives the tables with their columns.

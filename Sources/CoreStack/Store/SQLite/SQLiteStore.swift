@@ -156,8 +156,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
 
         if let inspection {
-            var numbers: [String: Int] = [:]
-            for e in inspection.structure.entities { numbers[e.name] = e.number }
+            let numbers = SQLiteSchema.storeNumbers(of: model, in: inspection.structure)
             var schema = SQLiteSchema(model: model, storeNumbers: numbers)
             schema.adoptJoinTableNames(from: inspection.structure)
             self.schema = schema
@@ -189,6 +188,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
             self.dbQueue = queue
             let plist = try Self.metadataPlist(model: model)
+            // The model in Core Data's encoding, so the store opens anywhere with no model file.
+            let modelCache = try model.archivedModelCache()
             try Self.wrap(path) {
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA auto_vacuum = 2")
@@ -203,6 +204,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                         try db.execute(
                             sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                             arguments: [uuid, plist])
+                        try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+                        try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
                         return .commit
                     }
                 }
@@ -273,6 +276,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Reads what a file holds without changing it (a read-only connection).
     static func inspect(url: URL) throws -> Inspection {
+        try withReadOnlyConnection(url: url) { db in try inspect(db, path: url.path) }
+    }
+
+    /// Runs `body` on a read-only connection to the file at `url`, leaving the file as it was found.
+    static func withReadOnlyConnection<T>(url: URL, _ body: (Database) throws -> T) throws -> T {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreStackError.notAStore(path: path, reason: "the file does not exist")
@@ -296,7 +304,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             defer { try? queue.close() }
-            return try queue.read { db in try inspect(db, path: path) }
+            return try queue.read(body)
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
                 throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
@@ -366,8 +374,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// What keeps `model` from opening the inspected store (empty when it fits).
     static func differences(model: ManagedObjectModel, inspection: Inspection) -> [String] {
-        var numbers: [String: Int] = [:]
-        for e in inspection.structure.entities { numbers[e.name] = e.number }
+        let numbers = SQLiteSchema.storeNumbers(of: model, in: inspection.structure)
         var diffs = SQLiteSchema(model: model, storeNumbers: numbers).differences(from: inspection.structure)
         if inspection.coreStackVersionName != nil {
             // Written by CoreStack: the version hashes must be the model's.

@@ -1,0 +1,221 @@
+import Foundation
+import GRDB
+
+/// Infers a model from the tables of a Core Data store that carries no model of its own (no
+/// `Z_MODELCACHE`: stores written before framework 637, or with the cache removed).
+///
+/// - Entities and their hierarchy come from `Z_PRIMARYKEY` (`Z_NAME`, `Z_SUPER`; Core Data's
+///   internal entities, numbered 16000 and up, are left out).
+/// - Each column of an entity table belongs to the deepest entity whose rows (`Z_ENT`) hold all its
+///   non-null values (the root when no row has one).
+/// - An `INTEGER` column with a `<TABLE>_<COLUMN>_INDEX` index, or with a `Z<n>_<NAME>` companion
+///   column, is a to-one relationship: to root entity `n` when it has the companion, else to the
+///   entity whose name is the column's, else to the one entity whose rows hold every value.
+/// - Other columns are attributes, typed by their declared type (`INTEGER` → Integer 64, `FLOAT` →
+///   Double, `TIMESTAMP` → Date, `DECIMAL` → Decimal, `VARCHAR` → String, `BLOB` → Binary, or UUID
+///   when every value is 16 bytes).
+/// - Each join table `Z_<n><NAME>` with columns `Z_<a><X>` and `Z_<b><Y>` gives a many-to-many pair:
+///   `X` on entity `b` (destination `a`) and `Y` on entity `a`, inverses of each other (ordered when
+///   a `Z_FOK_` column follows it); a `REFLEXIVE` column makes a relationship its own inverse.
+///
+/// What the tables cannot give back is left at a default and the model's ``ManagedObjectModel/origin``
+/// is ``ModelOrigin/inferredFromSchema``: names are the column names without the `Z` (`FIRSTNAME`:
+/// the case of property names is lost), every property is optional, no entity is abstract, to-one
+/// relationships have no inverse (a to-many whose inverse is a to-one has no column of its own),
+/// delete rules are nullify, and there are no defaults or validation rules.
+///
+/// ```swift
+/// let model = try SQLiteSchemaInference.inferModel(db, path: url.path)
+/// model.origin  // .inferredFromSchema
+/// ```
+enum SQLiteSchemaInference {
+    private struct StoreEntity {
+        var name: String
+        var number: Int
+        var superNumber: Int
+    }
+
+    private struct Column {
+        var name: String
+        var type: String
+    }
+
+    static func inferModel(_ db: Database, path: String) throws -> ManagedObjectModel {
+        let stored = try SQLiteStore.readPrimaryKeyTable(db, path: path).filter { $0.number < 16000 }
+        let entities = stored.map { StoreEntity(name: $0.name, number: $0.number, superNumber: $0.superNumber) }
+        let byNumber = Dictionary(entities.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
+        func root(_ n: Int) -> Int {
+            var cur = n
+            var seen: Set<Int> = []
+            while let e = byNumber[cur], e.superNumber != 0, byNumber[e.superNumber] != nil, seen.insert(cur).inserted {
+                cur = e.superNumber
+            }
+            return cur
+        }
+        func ancestors(_ n: Int) -> [Int] {
+            var out = [n]
+            var cur = n
+            while let e = byNumber[cur], e.superNumber != 0, byNumber[e.superNumber] != nil, !out.contains(e.superNumber) {
+                cur = e.superNumber
+                out.append(cur)
+            }
+            return out
+        }
+        func hasChildren(_ n: Int) -> Bool { entities.contains { $0.superNumber == n } }
+        func tableName(_ n: Int) -> String { "Z" + (byNumber[root(n)]?.name ?? "").uppercased() }
+
+        let tableNames = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        let indexNames = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index'"))
+        func columns(_ table: String) throws -> [Column] {
+            try Row.fetchAll(db, sql: "PRAGMA table_info(\(quoted(table)))").compactMap { row in
+                guard let name = row["name"] as String? else { return nil }
+                return Column(name: name, type: ((row["type"] as String?) ?? "").uppercased())
+            }
+        }
+
+        var attributes: [Int: [AttributeDescription]] = [:]
+        var relationships: [Int: [RelationshipDescription]] = [:]
+        let roots = entities.filter { root($0.number) == $0.number }
+        for r in roots {
+            let table = tableName(r.number)
+            guard tableNames.contains(table) else { continue }
+            let cols = try columns(table)
+            let names = Set(cols.map(\.name))
+            for c in cols {
+                let name = c.name
+                if ["Z_PK", "Z_ENT", "Z_OPT"].contains(name) || name.hasPrefix("Z_FOK_") || !name.hasPrefix("Z") { continue }
+                if companionNumber(name) != nil { continue }  // Z<n>_<REL>: the entity of a to-one's target
+                let property = String(name.dropFirst())
+                guard !property.isEmpty else { continue }
+                // The deepest entity whose rows hold every value.
+                let holders = try Int.fetchAll(
+                    db, sql: "SELECT DISTINCT Z_ENT FROM \(quoted(table)) WHERE \(quoted(name)) IS NOT NULL")
+                var owner = r.number
+                if let first = holders.first {
+                    var common = ancestors(first)
+                    for h in holders.dropFirst() { common = common.filter(ancestors(h).contains) }
+                    if let deepest = common.first, byNumber[deepest] != nil { owner = deepest }
+                }
+                if c.type.hasPrefix("INTEGER"),
+                    let destination = try toOneDestination(
+                        db, table: table, column: name,
+                        companion: names.first { c in companionNumber(c).map { "Z\($0)_\(property)" == c } ?? false },
+                        hasIndex: indexNames.contains("\(table)_\(name)_INDEX"), entities: entities, byNumber: byNumber,
+                        hasChildren: hasChildren, tableName: tableName)
+                {
+                    relationships[owner, default: []].append(RelationshipDescription(property, destination: destination))
+                } else {
+                    attributes[owner, default: []].append(
+                        AttributeDescription(property, try attributeType(db, table: table, column: c)))
+                }
+            }
+        }
+
+        // Many-to-many join tables.
+        for table in tableNames.sorted() where table.hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
+            let cols = try columns(table).map(\.name)
+            let keys = cols.filter { !$0.hasPrefix("Z_FOK_") }
+            guard keys.count == 2 else { continue }
+            func ordered(_ column: String) -> Bool { cols.contains("Z_FOK_" + column.dropFirst(2)) }
+            if keys.contains("REFLEXIVE"), let other = keys.first(where: { $0 != "REFLEXIVE" }),
+                let (n, rel) = joinColumn(other), let e = byNumber[n]
+            {
+                relationships[n, default: []].append(RelationshipDescription(
+                    rel, destination: e.name, inverse: rel, toMany: true, isOrdered: ordered(other)))
+                continue
+            }
+            // CoreStack's own layout of a to-many without an inverse: Z_<n>SOURCE, Z_<m><REL>.
+            if let source = keys.first(where: { joinColumn($0)?.1 == "SOURCE" }), let other = keys.first(where: { $0 != source }),
+                let (n, _) = joinColumn(source), let (m, rel) = joinColumn(other), byNumber[n] != nil, let dest = byNumber[m]
+            {
+                relationships[n, default: []].append(RelationshipDescription(
+                    rel, destination: dest.name, toMany: true, isOrdered: ordered(other)))
+                continue
+            }
+            guard let (a, x) = joinColumn(keys[0]), let (b, y) = joinColumn(keys[1]),
+                let ea = byNumber[a], let eb = byNumber[b], x != y || a != b
+            else { continue }
+            relationships[b, default: []].append(RelationshipDescription(
+                x, destination: ea.name, inverse: y, toMany: true, isOrdered: ordered(keys[0])))
+            relationships[a, default: []].append(RelationshipDescription(
+                y, destination: eb.name, inverse: x, toMany: true, isOrdered: ordered(keys[1])))
+        }
+
+        let descriptions = entities.map { e in
+            EntityDescription(
+                name: e.name,
+                superentityName: byNumber[e.superNumber]?.name,
+                attributes: attributes[e.number] ?? [],
+                relationships: relationships[e.number] ?? [])
+        }
+        return try ManagedObjectModel(entities: descriptions, origin: .inferredFromSchema)
+    }
+
+    /// `n` of a `Z<n>_<NAME>` column.
+    private static func companionNumber(_ column: String) -> Int? {
+        guard column.hasPrefix("Z"), let underscore = column.firstIndex(of: "_") else { return nil }
+        let digits = column[column.index(after: column.startIndex)..<underscore]
+        guard !digits.isEmpty, digits.allSatisfy(\.isNumber), column.index(after: underscore) < column.endIndex else { return nil }
+        return Int(digits)
+    }
+
+    /// `(n, NAME)` of a join-table column `Z_<n><NAME>`.
+    private static func joinColumn(_ column: String) -> (Int, String)? {
+        guard column.hasPrefix("Z_") else { return nil }
+        let rest = column.dropFirst(2)
+        let digits = rest.prefix { $0.isNumber }
+        let name = rest.dropFirst(digits.count)
+        guard let n = Int(digits), !name.isEmpty else { return nil }
+        return (n, String(name))
+    }
+
+    /// The destination entity of a to-one column, or nil when the column is an attribute.
+    private static func toOneDestination(
+        _ db: Database, table: String, column: String, companion: String?, hasIndex: Bool,
+        entities: [StoreEntity], byNumber: [Int: StoreEntity], hasChildren: (Int) -> Bool, tableName: (Int) -> String
+    ) throws -> String? {
+        if let companion, let n = companionNumber(companion), let e = byNumber[n], hasChildren(n) {
+            return e.name
+        }
+        guard hasIndex else { return nil }
+        // CoreStack's layout adds a companion column for a destination with sub-entities: only
+        // entities without sub-entities fit a column that has none.
+        let leaves = entities.filter { !hasChildren($0.number) }
+        let property = String(column.dropFirst())
+        if let named = leaves.first(where: { $0.name.uppercased() == property }) { return named.name }
+        let values = try Int64.fetchAll(
+            db, sql: "SELECT DISTINCT \(quoted(column)) FROM \(quoted(table)) WHERE \(quoted(column)) IS NOT NULL LIMIT 1000")
+        guard !values.isEmpty else { return nil }
+        let list = values.map(String.init).joined(separator: ",")
+        var fits: [String] = []
+        for leaf in leaves {
+            let target = tableName(leaf.number)
+            guard try db.tableExists(target) else { continue }
+            let found = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM \(quoted(target)) WHERE Z_PK IN (\(list)) AND Z_ENT = ?", arguments: [leaf.number]) ?? 0
+            if found == values.count { fits.append(leaf.name) }
+        }
+        return fits.count == 1 ? fits[0] : nil
+    }
+
+    /// An attribute's type from the column's declared type (and, for blobs, its values).
+    private static func attributeType(_ db: Database, table: String, column: Column) throws -> AttributeType {
+        let t = column.type
+        if t.hasPrefix("INTEGER") { return .integer64 }
+        if t.hasPrefix("FLOAT") || t.hasPrefix("REAL") || t.hasPrefix("DOUBLE") { return .double }
+        if t.hasPrefix("TIMESTAMP") { return .date }
+        if t.hasPrefix("DECIMAL") { return .decimal }
+        if t.hasPrefix("VARCHAR") || t.hasPrefix("TEXT") { return .string }
+        if t.hasPrefix("BLOB") {
+            let c = quoted(column.name)
+            let lengths = try Int.fetchAll(
+                db, sql: "SELECT DISTINCT length(\(c)) FROM \(quoted(table)) WHERE \(c) IS NOT NULL LIMIT 2")
+            return lengths == [16] ? .uuid : .binaryData
+        }
+        return .binaryData
+    }
+
+    private static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

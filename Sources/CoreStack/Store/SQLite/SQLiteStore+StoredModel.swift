@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// The model a store written by Apple's Core Data (framework 637 and later) carries in
+    /// `Z_MODELCACHE.Z_CONTENT`, decoded without a model file and without changing the file; nil
+    /// when the store has no model cache (early stores, and stores CoreStack wrote).
+    ///
+    /// The model's ``ManagedObjectModel/origin`` is ``ModelOrigin/storeModelCache``; open the store
+    /// with it like with any model:
+    ///
+    /// ```swift
+    /// if let model = try SQLiteStore.storedModel(at: url) {
+    ///     let store = try SQLiteStore(url: url, model: model, readOnly: true)
+    /// }
+    /// ```
+    /// - Throws: ``CoreStackError/notAStore(path:reason:)`` for a file that is not a store;
+    ///   ``ModelArchiveError`` for a cache that cannot be decoded (truncated, not deflate, not an
+    ///   archived model), naming what and where; ``CoreStackError/invalidModel(entity:property:reason:)``.
+    public static func storedModel(at url: URL) throws -> ManagedObjectModel? {
+        guard let blob = try storedModelCache(at: url) else { return nil }
+        return try ManagedObjectModel(archivedModelCache: blob, source: "\(url.path): Z_MODELCACHE")
+    }
+
+    /// The raw bytes of `Z_MODELCACHE.Z_CONTENT` (raw deflate), or nil when the store has none.
+    public static func storedModelCache(at url: URL) throws -> Data? {
+        _ = try inspect(url: url)  // a Core Data store, or a typed error
+        return try withReadOnlyConnection(url: url) { db in
+            guard try db.tableExists("Z_MODELCACHE"), try db.columns(in: "Z_MODELCACHE").contains(where: { $0.name == "Z_CONTENT" })
+            else { return nil }
+            guard let data = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1"), !data.isEmpty else {
+                return nil
+            }
+            return data
+        }
+    }
+
+    /// A model inferred from the store's tables, for a store that carries no model of its own (see
+    /// ``storedModel(at:)``): entities and hierarchy from `Z_PRIMARYKEY`, attributes from columns,
+    /// to-one relationships from foreign-key columns, many-to-many from join tables. Property names
+    /// are the column names without `Z` (the case is lost), and the model's
+    /// ``ManagedObjectModel/origin`` is ``ModelOrigin/inferredFromSchema``. Reads without changing
+    /// the file.
+    ///
+    /// ```swift
+    /// let model = try SQLiteStore.storedModel(at: url) ?? SQLiteStore.inferredModel(at: url)
+    /// let store = try SQLiteStore(url: url, model: model, readOnly: true)
+    /// ```
+    /// - Throws: ``CoreStackError/notAStore(path:reason:)``, ``CoreStackError/invalidModel(entity:property:reason:)``.
+    public static func inferredModel(at url: URL) throws -> ManagedObjectModel {
+        _ = try inspect(url: url)
+        return try withReadOnlyConnection(url: url) { db in try SQLiteSchemaInference.inferModel(db, path: url.path) }
+    }
+}

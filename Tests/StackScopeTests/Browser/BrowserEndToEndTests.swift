@@ -1,0 +1,189 @@
+import CoreStack
+import Foundation
+import StackScope
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `stackscope` binary in a real terminal (tmux), driven with keys as a person would.
+@Suite("browser end to end in tmux", .serialized, .enabled(if: Tmux.isAvailable && StackScopeBinary.url != nil))
+struct BrowserEndToEndTests {
+    var binary: String { StackScopeBinary.url?.path ?? "stackscope" }
+
+    /// A shell in tmux whose prompt is up, with the terminal modes as they were before.
+    func shell(_ environment: [String: String] = [:], width: Int = 120, height: Int = 36) throws -> (Tmux, SttySnapshot) {
+        let tmux = try Tmux("bash --norc --noprofile", width: width, height: height, environment: environment)
+        try tmux.waitFor(text: Tmux.prompt.trimmingCharacters(in: .whitespaces))
+        return (tmux, try SttySnapshot.take(in: tmux))
+    }
+
+    /// Quits with q and checks that the shell got its terminal back unchanged.
+    func quitAndCheck(_ tmux: Tmux, _ before: SttySnapshot, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tmux.sendKeys("q")
+        try tmux.waitFor(format: "#{alternate_on}", toBe: "0")
+        try tmux.sendLine("echo back-$((6*7))")
+        try tmux.waitFor(text: "back-42")
+        let after = try SttySnapshot.take(in: tmux)
+        #expect(before.differences(from: after).isEmpty, sourceLocation: sourceLocation)
+        #expect(try tmux.terminalModes() == .shell, sourceLocation: sourceLocation)
+    }
+
+    func demoStore(size: Int = 300) throws -> URL {
+        let url = try TestSupport.temporaryDirectory().appendingPathComponent("library.sqlite")
+        _ = try DemoLibrary.create(at: url, size: size)
+        return url
+    }
+
+    @Test("stackscope with no arguments creates the demo store in the cache folder and opens it")
+    func demoStartup() throws {
+        let cache = try TestSupport.temporaryDirectory()
+        let (tmux, before) = try shell(["XDG_CACHE_HOME": cache.path])
+        defer { tmux.kill() }
+        try tmux.sendLine(binary)
+        let screen = try tmux.waitFor(text: "Book · 30 objects", timeout: 30)
+        #expect(screen.contains("Person (abstract)"))
+        #expect(screen.contains("Entities"))
+        #expect(screen.contains("? help"))
+        #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("stackscope/LocalData.sqlite").path))
+        try quitAndCheck(tmux, before)
+        // The second start reuses the store (no seeding line).
+        try tmux.sendLine("clear; \(binary)")
+        try tmux.waitFor(text: "Book · 30 objects", timeout: 30)
+        try quitAndCheck(tmux, before)
+    }
+
+    @Test("a store written by Apple's Core Data opens read-only; navigation and a filter work")
+    func appleStoreNavigationAndFilter() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let store = dir.appendingPathComponent("CoreDataMigration_Example_1.sqlite")
+        try FileManager.default.copyItem(
+            at: TestSupport.fixture("stores/wibosco-CoreDataMigration-Example/CoreDataMigration_Example_1.sqlite"), to: store)
+        let model = TestSupport.fixture("models/wibosco-CoreDataMigration-Example/CoreDataMigration_Example.xcdatamodeld").path
+        let (tmux, before) = try shell()
+        defer { tmux.kill() }
+        try tmux.sendLine("\(binary) '\(store.path)' --model '\(model)' --read-only")
+        try tmux.waitFor(text: "Post · 1,001 objects")
+        #expect(try tmux.capture().contains("[read-only]"))
+        try tmux.sendKeys("G")
+        try tmux.waitFor(text: "1,001 of 1,001")
+        try tmux.sendKeys("g", "j", "j")
+        try tmux.waitFor(text: "3 of 1,001")
+        try tmux.sendKeys("f")
+        try tmux.sendText("date < ")
+        try tmux.waitFor(text: "✗")  // incomplete: the error shows while typing
+        try tmux.sendKeys("C-u")
+        try tmux.sendText("color BEGINSWITH[c] \"e\"")
+        try tmux.sendKeys("Enter")
+        let filtered = try tmux.waitFor(text: "filter: color BEGINSWITH")
+        #expect(!filtered.contains("1,001 objects"))
+        try quitAndCheck(tmux, before)
+    }
+
+    @Test("a save by another process shows after R, with what changed")
+    func otherProcessSave() throws {
+        let store = try demoStore(size: 120)
+        let (tmux, before) = try shell()
+        defer { tmux.kill() }
+        try tmux.sendLine("\(binary) '\(store.path)'")
+        try tmux.waitFor(text: "Book · ")
+        try tmux.sendLine(":entity Genre")
+        let screen = try tmux.waitFor(text: "Genre · ")
+        let count = try #require(screen.components(separatedBy: "Genre · ").dropFirst().first?.split(separator: " ").first.flatMap { Int($0) })
+        // Another process writes a genre, in Core Data's layout, with sqlite3.
+        let sql = """
+            BEGIN; INSERT INTO ZGENRE (Z_PK, Z_ENT, Z_OPT, ZNAME, ZCODE) \
+            SELECT Z_MAX + 1, Z_ENT, 1, 'From another process', 99 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Genre'; \
+            UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_NAME = 'Genre'; COMMIT;
+            """
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["sqlite3", store.path, sql]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        try #require(sqlite.terminationStatus == 0, "sqlite3 is needed (apt-get install sqlite3)")
+        try tmux.sendKeys("R")
+        try tmux.waitFor(text: "Genre \(count) → \(count + 1) (+1)")
+        try tmux.waitFor(text: "Genre · \(count + 1) objects")
+        try quitAndCheck(tmux, before)
+    }
+
+    @Test("resizing re-lays out the screen, down to a too-small notice and back")
+    func resize() throws {
+        let store = try demoStore(size: 60)
+        let (tmux, before) = try shell()
+        defer { tmux.kill() }
+        try tmux.sendLine("\(binary) '\(store.path)'")
+        try tmux.waitFor(text: "x-coredata://")  // detail pane beside the table
+        try tmux.resize(width: 80, height: 24)
+        try tmux.waitUntil("the narrow layout") { !$0.contains("x-coredata://") && $0.contains("Entities") }
+        try tmux.resize(width: 50, height: 10)
+        try tmux.waitFor(text: "Terminal too small")
+        try tmux.resize(width: 120, height: 36)
+        try tmux.waitFor(text: "x-coredata://")
+        try quitAndCheck(tmux, before)
+    }
+
+    @Test("Ctrl-Z suspends to the shell, fg brings the screen back")
+    func suspendResume() throws {
+        let store = try demoStore(size: 60)
+        let (tmux, before) = try shell()
+        defer { tmux.kill() }
+        try tmux.sendLine("\(binary) '\(store.path)'")
+        try tmux.waitFor(text: "Book · ")
+        try tmux.sendKeys("C-z")
+        try tmux.waitFor(text: "Stopped")
+        try tmux.waitFor(format: "#{alternate_on}", toBe: "0")
+        try tmux.sendLine("fg")
+        try tmux.waitFor(text: "Book · ")
+        try tmux.sendKeys("j")
+        try tmux.waitFor(text: "2 of ")
+        try quitAndCheck(tmux, before)
+    }
+
+    @Test("SIGTERM ends the browser and the terminal is restored (prompt usable, stty -a as before)")
+    func sigterm() throws {
+        let store = try demoStore(size: 60)
+        let (tmux, before) = try shell()
+        defer { tmux.kill() }
+        try tmux.sendLine("\(binary) '\(store.path)' & echo started-$!; fg")
+        let screen = try tmux.waitFor(text: "Book · ")
+        _ = screen
+        // Find the browser's pid through the pane's process tree.
+        let pids = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)  // keep Foundation honest
+        _ = pids
+        let pgrep = Process()
+        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        pgrep.arguments = ["pkill", "-TERM", "-f", "^\(binary) \(store.path)"]
+        try pgrep.run()
+        pgrep.waitUntilExit()
+        try tmux.waitFor(format: "#{alternate_on}", toBe: "0")
+        try tmux.sendLine("echo alive-$((6*7))")
+        try tmux.waitFor(text: "alive-42")
+        let after = try SttySnapshot.take(in: tmux)
+        #expect(before.differences(from: after).isEmpty)
+        #expect(try tmux.terminalModes() == .shell)
+    }
+
+    @Test("errors before the screen starts print one line and leave the terminal alone")
+    func startupError() throws {
+        let result = try StackScopeBinary.run(["/no/such/store.sqlite"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "stackscope: error: no store at /no/such/store.sqlite: the file does not exist\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("NO_COLOR and a 20×5 terminal: no crash, a notice, q quits")
+    func noColorTiny() throws {
+        let store = try demoStore(size: 60)
+        let (tmux, before) = try shell(["NO_COLOR": "1"], width: 20, height: 5)
+        defer { tmux.kill() }
+        try tmux.sendLine("\(binary) '\(store.path)'")
+        try tmux.waitFor(text: "too small")
+        let colored = try tmux.capture(escapes: true)
+        // No palette colours (SGR 30–37, 38;…, 40–47, 48;…); resets to the default (39, 49) are fine.
+        #expect(colored.range(of: "\u{1B}\\[([0-9;]*;)?(3[0-7]|38|4[0-7]|48)[;m]", options: .regularExpression) == nil)
+        try quitAndCheck(tmux, before)
+    }
+}
