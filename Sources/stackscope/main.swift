@@ -42,6 +42,14 @@ struct BrowseOptions: ParsableArguments {
 
     /// Opens the session (errors print one line, the terminal untouched) and runs the browser.
     func launch() throws {
+        func requireTerminal() throws {
+            guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+                FileHandle.standardError.write(Data("stackscope: error: \(BrowserError.notATerminal)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+        // The demo store is made on first run: not without a terminal to show it in.
+        if store == nil { try requireTerminal() }
         let session: BrowserSession
         do {
             if let store {
@@ -58,6 +66,7 @@ struct BrowseOptions: ParsableArguments {
             FileHandle.standardError.write(Data("stackscope: error: \(StackScopeErrorMessage.line(for: error))\n".utf8))
             throw ExitCode.failure
         }
+        try requireTerminal()
         BrowserRunner.run(session: session, mouse: !noMouse)
     }
 }

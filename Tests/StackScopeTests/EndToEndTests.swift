@@ -22,7 +22,7 @@ enum StackScopeBinary {
     }
 
     /// Runs the binary with `arguments`, output captured through files (no pipe can fill up).
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let binary = try #require(url)
         let dir = try TestSupport.temporaryDirectory()
         let out = dir.appendingPathComponent("stdout")
@@ -32,6 +32,9 @@ enum StackScopeBinary {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
@@ -87,11 +90,16 @@ struct EndToEndTests {
         #expect(noFile.stderr == "stackscope: error: no store at \(store).missing: the file does not exist\n")
     }
 
-    @Test("with no arguments, stackscope prints its help")
+    @Test("without a terminal the browser says so before touching anything; --help lists the commands")
     func help() throws {
-        let result = try StackScopeBinary.run([])
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("USAGE: stackscope <subcommand>"))
-        #expect(result.stdout.contains("info") && result.stdout.contains("dump") && result.stdout.contains("demo"))
+        let cache = try TestSupport.temporaryDirectory()
+        let result = try StackScopeBinary.run([], environment: ["XDG_CACHE_HOME": cache.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("stackscope: error: the browser needs a terminal"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).isEmpty)  // no demo store made
+        let help = try StackScopeBinary.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: stackscope <subcommand>"))
+        for name in ["browse", "info", "dump", "migrate", "demo"] { #expect(help.stdout.contains(name)) }
     }
 }

@@ -15,16 +15,16 @@ struct BrowserEndToEndTests {
     /// A shell in tmux whose prompt is up, with the terminal modes as they were before.
     func shell(_ environment: [String: String] = [:], width: Int = 120, height: Int = 36) throws -> (Tmux, SttySnapshot) {
         let tmux = try Tmux("bash --norc --noprofile", width: width, height: height, environment: environment)
-        try tmux.waitFor(text: Tmux.prompt.trimmingCharacters(in: .whitespaces))
+        try tmux.waitFor(text: Tmux.prompt.trimmingCharacters(in: .whitespaces), timeout: 30)
         return (tmux, try SttySnapshot.take(in: tmux))
     }
 
     /// Quits with q and checks that the shell got its terminal back unchanged.
     func quitAndCheck(_ tmux: Tmux, _ before: SttySnapshot, sourceLocation: SourceLocation = #_sourceLocation) throws {
         try tmux.sendKeys("q")
-        try tmux.waitFor(format: "#{alternate_on}", toBe: "0")
+        try tmux.waitFor(format: "#{alternate_on}", toBe: "0", timeout: 30)
         try tmux.sendLine("echo back-$((6*7))")
-        try tmux.waitFor(text: "back-42")
+        try tmux.waitFor(text: "back-42", timeout: 30)
         let after = try SttySnapshot.take(in: tmux)
         #expect(before.differences(from: after).isEmpty, sourceLocation: sourceLocation)
         #expect(try tmux.terminalModes() == .shell, sourceLocation: sourceLocation)
@@ -64,19 +64,19 @@ struct BrowserEndToEndTests {
         let (tmux, before) = try shell()
         defer { tmux.kill() }
         try tmux.sendLine("\(binary) '\(store.path)' --model '\(model)' --read-only")
-        try tmux.waitFor(text: "Post · 1,001 objects")
+        try tmux.waitFor(text: "Post · 1,001 objects", timeout: 30)
         #expect(try tmux.capture().contains("[read-only]"))
         try tmux.sendKeys("G")
-        try tmux.waitFor(text: "1,001 of 1,001")
+        try tmux.waitFor(text: "1,001 of 1,001", timeout: 30)
         try tmux.sendKeys("g", "j", "j")
-        try tmux.waitFor(text: "3 of 1,001")
+        try tmux.waitFor(text: "3 of 1,001", timeout: 30)
         try tmux.sendKeys("f")
         try tmux.sendText("date < ")
-        try tmux.waitFor(text: "✗")  // incomplete: the error shows while typing
+        try tmux.waitFor(text: "✗", timeout: 30)  // incomplete: the error shows while typing
         try tmux.sendKeys("C-u")
         try tmux.sendText("color BEGINSWITH[c] \"e\"")
         try tmux.sendKeys("Enter")
-        let filtered = try tmux.waitFor(text: "filter: color BEGINSWITH")
+        let filtered = try tmux.waitFor(text: "filter: color BEGINSWITH", timeout: 30)
         #expect(!filtered.contains("1,001 objects"))
         try quitAndCheck(tmux, before)
     }
@@ -87,9 +87,9 @@ struct BrowserEndToEndTests {
         let (tmux, before) = try shell()
         defer { tmux.kill() }
         try tmux.sendLine("\(binary) '\(store.path)'")
-        try tmux.waitFor(text: "Book · ")
+        try tmux.waitFor(text: "Book · ", timeout: 30)
         try tmux.sendLine(":entity Genre")
-        let screen = try tmux.waitFor(text: "Genre · ")
+        let screen = try tmux.waitFor(text: "Genre · ", timeout: 30)
         let count = try #require(screen.components(separatedBy: "Genre · ").dropFirst().first?.split(separator: " ").first.flatMap { Int($0) })
         // Another process writes a genre, in Core Data's layout, with sqlite3.
         let sql = """
@@ -104,8 +104,8 @@ struct BrowserEndToEndTests {
         sqlite.waitUntilExit()
         try #require(sqlite.terminationStatus == 0, "sqlite3 is needed (apt-get install sqlite3)")
         try tmux.sendKeys("R")
-        try tmux.waitFor(text: "Genre \(count) → \(count + 1) (+1)")
-        try tmux.waitFor(text: "Genre · \(count + 1) objects")
+        try tmux.waitFor(text: "Genre \(count) → \(count + 1) (+1)", timeout: 30)
+        try tmux.waitFor(text: "Genre · \(count + 1) objects", timeout: 30)
         try quitAndCheck(tmux, before)
     }
 
@@ -115,13 +115,13 @@ struct BrowserEndToEndTests {
         let (tmux, before) = try shell()
         defer { tmux.kill() }
         try tmux.sendLine("\(binary) '\(store.path)'")
-        try tmux.waitFor(text: "x-coredata://")  // detail pane beside the table
+        try tmux.waitFor(text: "x-coredata://", timeout: 30)  // detail pane beside the table
         try tmux.resize(width: 80, height: 24)
-        try tmux.waitUntil("the narrow layout") { !$0.contains("x-coredata://") && $0.contains("Entities") }
+        try tmux.waitUntil("the narrow layout", timeout: 30) { !$0.contains("x-coredata://") && $0.contains("Entities") }
         try tmux.resize(width: 50, height: 10)
-        try tmux.waitFor(text: "Terminal too small")
+        try tmux.waitFor(text: "Terminal too small", timeout: 30)
         try tmux.resize(width: 120, height: 36)
-        try tmux.waitFor(text: "x-coredata://")
+        try tmux.waitFor(text: "x-coredata://", timeout: 30)
         try quitAndCheck(tmux, before)
     }
 
@@ -131,14 +131,14 @@ struct BrowserEndToEndTests {
         let (tmux, before) = try shell()
         defer { tmux.kill() }
         try tmux.sendLine("\(binary) '\(store.path)'")
-        try tmux.waitFor(text: "Book · ")
+        try tmux.waitFor(text: "Book · ", timeout: 30)
         try tmux.sendKeys("C-z")
-        try tmux.waitFor(text: "Stopped")
-        try tmux.waitFor(format: "#{alternate_on}", toBe: "0")
+        try tmux.waitFor(text: "Stopped", timeout: 30)
+        try tmux.waitFor(format: "#{alternate_on}", toBe: "0", timeout: 30)
         try tmux.sendLine("fg")
-        try tmux.waitFor(text: "Book · ")
+        try tmux.waitFor(text: "Book · ", timeout: 30)
         try tmux.sendKeys("j")
-        try tmux.waitFor(text: "2 of ")
+        try tmux.waitFor(text: "2 of ", timeout: 30)
         try quitAndCheck(tmux, before)
     }
 
@@ -148,7 +148,7 @@ struct BrowserEndToEndTests {
         let (tmux, before) = try shell()
         defer { tmux.kill() }
         try tmux.sendLine("\(binary) '\(store.path)' & echo started-$!; fg")
-        let screen = try tmux.waitFor(text: "Book · ")
+        let screen = try tmux.waitFor(text: "Book · ", timeout: 30)
         _ = screen
         // Find the browser's pid through the pane's process tree.
         let pids = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)  // keep Foundation honest
@@ -158,9 +158,9 @@ struct BrowserEndToEndTests {
         pgrep.arguments = ["pkill", "-TERM", "-f", "^\(binary) \(store.path)"]
         try pgrep.run()
         pgrep.waitUntilExit()
-        try tmux.waitFor(format: "#{alternate_on}", toBe: "0")
+        try tmux.waitFor(format: "#{alternate_on}", toBe: "0", timeout: 30)
         try tmux.sendLine("echo alive-$((6*7))")
-        try tmux.waitFor(text: "alive-42")
+        try tmux.waitFor(text: "alive-42", timeout: 30)
         let after = try SttySnapshot.take(in: tmux)
         #expect(before.differences(from: after).isEmpty)
         #expect(try tmux.terminalModes() == .shell)
@@ -180,7 +180,7 @@ struct BrowserEndToEndTests {
         let (tmux, before) = try shell(["NO_COLOR": "1"], width: 20, height: 5)
         defer { tmux.kill() }
         try tmux.sendLine("\(binary) '\(store.path)'")
-        try tmux.waitFor(text: "too small")
+        try tmux.waitFor(text: "too small", timeout: 30)
         let colored = try tmux.capture(escapes: true)
         // No palette colours (SGR 30–37, 38;…, 40–47, 48;…); resets to the default (39, 49) are fine.
         #expect(colored.range(of: "\u{1B}\\[([0-9;]*;)?(3[0-7]|38|4[0-7]|48)[;m]", options: .regularExpression) == nil)
