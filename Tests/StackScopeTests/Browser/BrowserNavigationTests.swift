@@ -167,6 +167,23 @@ struct BrowserAppleStoreTests {
         #expect(try TestSupport.checksum(url) == before)
     }
 
+    @Test("with no model file, an Apple-written store opens with the model stored in it, read-only, and says so")
+    func ownModel() throws {
+        let dir = try TestSupport.temporaryDirectory()
+        let url = dir.appendingPathComponent("CoreDataMigration_Example_1.sqlite")
+        try FileManager.default.copyItem(
+            at: TestSupport.fixture("stores/wibosco-CoreDataMigration-Example/CoreDataMigration_Example_1.sqlite"), to: url)
+        let before = try TestSupport.checksum(url)
+        let session = try BrowserSession.open(storePath: url.path, modelPath: nil, readOnly: false)
+        #expect(session.readOnly)
+        #expect(session.notes.contains { $0.contains("opened read-only") })
+        let h = try BrowserHarness(session: session)
+        #expect(h.state.table.objectCount == 1001)
+        #expect(h.state.status.message?.contains("opened read-only") == true)
+        h.press("q")
+        #expect(try TestSupport.checksum(url) == before)
+    }
+
     @Test("opening errors are the same typed errors as info's")
     func openErrors() throws {
         #expect(throws: StackScopeError.storeNotFound(path: "/no/such/store.sqlite")) {
