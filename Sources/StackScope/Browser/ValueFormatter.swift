@@ -51,25 +51,7 @@ public enum ValueFormatter {
     static func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(n) bytes" }
 
     /// The type's name as the model editor shows it.
-    public static func typeName(_ type: AttributeType) -> String {
-        switch type {
-        case .undefined: "Undefined"
-        case .integer16: "Integer 16"
-        case .integer32: "Integer 32"
-        case .integer64: "Integer 64"
-        case .decimal: "Decimal"
-        case .double: "Double"
-        case .float: "Float"
-        case .string: "String"
-        case .boolean: "Boolean"
-        case .date: "Date"
-        case .binaryData: "Binary"
-        case .uuid: "UUID"
-        case .uri: "URI"
-        case .transformable: "Transformable"
-        case .objectID: "Object ID"
-        }
-    }
+    public static func typeName(_ type: AttributeType) -> String { type.xcodeName }
 
     /// Whether values of the type line up on the right (numbers).
     public static func isNumeric(_ type: AttributeType) -> Bool {
