@@ -55,8 +55,6 @@ public final class CursesBackend: TerminalBackend {
         _ = tcgetattr(STDIN_FILENO, &modes)
         savedTermios = modes
 
-        // LINES and COLUMNS in the environment would pin the size; the kernel's is the truth.
-        use_env(false)
         guard let screen = ccurses_newterm() else {
             throw .unknownTerminalType(CursesBackend.environment("TERM") ?? "")
         }
@@ -74,6 +72,7 @@ public final class CursesBackend: TerminalBackend {
         _ = curs_set(0)
         _ = leaveok(win, true)
         _ = mouseinterval(0)
+        CursesBackend.defineAlternativeKeys()
 
         let noColor = CursesBackend.environment("NO_COLOR").map { !$0.isEmpty } ?? false
         var colors = false
@@ -83,6 +82,12 @@ public final class CursesBackend: TerminalBackend {
             colorPairs.capacity = Int(ccurses_color_pairs())
         }
         colorsEnabled = colors
+        // LINES or COLUMNS left in the environment would pin the size: the kernel's is the truth.
+        var rows: Int32 = 0
+        var cols: Int32 = 0
+        if ccurses_window_size(STDOUT_FILENO, &rows, &cols) == 0, rows != ccurses_lines() || cols != ccurses_cols() {
+            _ = resizeterm(rows, cols)
+        }
         size = Size(width: Int(ccurses_maxx(win)), height: Int(ccurses_maxy(win)))
 
         if installsFatalSignalHandler {
@@ -296,6 +301,22 @@ public final class CursesBackend: TerminalBackend {
     }
 
     // MARK: helpers
+
+    /// Home and End as terminals send them when the terminfo entry expects other sequences (tmux
+    /// and screen with TERM=xterm-256color send `ESC [1~` and `ESC [4~`, rxvt `ESC [7~` and
+    /// `ESC [8~`): taught to curses where the entry does not define them, so they are keys
+    /// instead of an Escape and three characters.
+    private static func defineAlternativeKeys() {
+        let home = CursesKeyDecoder.Code.home
+        let end = CursesKeyDecoder.Code.end
+        let alternatives: [(String, Int32)] = [
+            ("\u{1B}[1~", home), ("\u{1B}[4~", end), ("\u{1B}[7~", home), ("\u{1B}[8~", end),
+            ("\u{1B}[H", home), ("\u{1B}[F", end), ("\u{1B}OH", home), ("\u{1B}OF", end),
+        ]
+        for (sequence, code) in alternatives where key_defined(sequence) == 0 {
+            _ = define_key(sequence, code)
+        }
+    }
 
     private static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }

@@ -65,7 +65,7 @@ struct BrowserEndToEndTests {
         defer { tmux.kill() }
         try tmux.sendLine("\(binary) '\(store.path)' --model '\(model)' --read-only")
         try tmux.waitFor(text: "Post · 1,001 objects", timeout: 30)
-        #expect(try tmux.capture().contains("[read-only]"))
+        try tmux.waitFor(text: "[read-only]", timeout: 30)
         try tmux.sendKeys("G")
         try tmux.waitFor(text: "1,001 of 1,001", timeout: 30)
         try tmux.sendKeys("g", "j", "j")
@@ -76,7 +76,8 @@ struct BrowserEndToEndTests {
         try tmux.sendKeys("C-u")
         try tmux.sendText("color BEGINSWITH[c] \"e\"")
         try tmux.sendKeys("Enter")
-        let filtered = try tmux.waitFor(text: "filter: color BEGINSWITH", timeout: 30)
+        // The table's title names the filter once it is applied (the prompt shows "filter: " too).
+        let filtered = try tmux.waitFor(text: "objects · filter: color BEGINSWITH", timeout: 30)
         #expect(!filtered.contains("1,001 objects"))
         try quitAndCheck(tmux, before)
     }

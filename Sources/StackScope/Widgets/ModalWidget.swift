@@ -1,0 +1,88 @@
+import CoreStack
+import Foundation
+
+// The modals drawn over the base screen: command line, prompts, help, confirmations.
+extension App {
+    static func renderModal(_ s: AppState, _ modal: Modal, _ l: ScreenLayout, _ b: inout ScreenBuffer) -> (x: Int, y: Int)? {
+        switch modal {
+        case let .commandLine(cl):
+            let r = l.footer
+            b.fill(r)
+            b.put(":", x: 0, y: r.y, style: .bold)
+            let w = b.put(cl.line.text, x: 1, y: r.y, maxWidth: r.width - 1)
+            if let c = completions(s, cl.line.text).first, c.hasPrefix(cl.line.text) {
+                b.put(String(c.dropFirst(cl.line.text.count)), x: 1 + w, y: r.y, maxWidth: max(0, r.width - 1 - w), style: .dim)
+            }
+            return (min(r.width - 1, 1 + cl.line.cursorColumn), r.y)
+        case let .prompt(p):
+            // The prompt on the status row; below it, on the footer row, a caret under the error's
+            // column followed by the message (or the usage hint).
+            let r = l.status
+            b.fill(r)
+            let label = p.purpose == .filter ? "filter: " : "/"
+            let lw = b.put(label, x: 0, y: r.y, style: Style(fg: .cyan, bold: true))
+            b.put(p.line.text, x: lw, y: r.y, maxWidth: r.width - lw, style: p.error == nil ? .plain : Style(fg: .red, bold: true))
+            let f = l.footer
+            b.fill(f)
+            if let error = p.error {
+                let errorStyle = Style(fg: .red, bold: true)
+                if let off = p.errorOffset {
+                    let col = min(r.width - 1, lw + DisplayWidth.of(String(p.line.chars.prefix(off))))
+                    let message = "✗ " + error
+                    b.put("^", x: col, y: f.y, style: errorStyle)
+                    if col + 2 + DisplayWidth.of(message) <= f.width {
+                        b.put(message, x: col + 2, y: f.y, style: errorStyle)
+                    } else {
+                        b.put(message, x: 0, y: f.y, maxWidth: max(0, col - 1), style: errorStyle)
+                    }
+                } else {
+                    b.put("✗ " + error, x: 0, y: f.y, maxWidth: f.width, style: errorStyle)
+                }
+            } else if p.purpose == .filter {
+                b.put("Enter applies · empty clears · Esc cancels · e.g. title BEGINSWITH[c] \"a\" AND pages > 300", x: 0, y: f.y, maxWidth: f.width, style: .dim)
+            } else {
+                b.put("Enter searches the visible columns · n / N: next / previous · Esc cancels", x: 0, y: f.y, maxWidth: f.width, style: .dim)
+            }
+            return (min(r.width - 1, lw + p.line.cursorColumn), r.y)
+        case let .help(h):
+            let r = centered(l.size, width: min(l.size.width - 4, 96), height: l.size.height - 4)
+            b.fill(r)
+            b.box(r, title: "Help · type to filter · Enter runs · Esc closes", style: Style(fg: .cyan, bold: true), titleStyle: Style(fg: .cyan, bold: true))
+            let inner = r.inset(1)
+            b.put("filter: " + h.filter.text, x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .bold)
+            let rows = helpRows(filter: h.filter.text, focus: s.focus)
+            let listHeight = inner.height - 2
+            for row in 0..<max(0, listHeight) {
+                let i = h.scroll.offset + row
+                guard rows.indices.contains(i) else { break }
+                let y = inner.y + 2 + row
+                if let title = rows[i].title {
+                    b.put(title, x: inner.x + 1, y: y, style: Style(fg: .blue, bold: true, underline: true))
+                } else if let bnd = rows[i].binding {
+                    let selected = i == h.scroll.selection
+                    let style = selected ? Style(reverse: true) : Style.plain
+                    if selected { b.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+                    b.put(DisplayWidth.pad(bnd.keyLabel, to: 14), x: inner.x + 2, y: y, style: style.with(bold: true))
+                    b.put(DisplayWidth.pad(bnd.help, to: max(1, inner.width - 40)), x: inner.x + 17, y: y, style: style)
+                    b.put(":" + bnd.command.rawValue, x: inner.maxX - 22, y: y, maxWidth: 21, style: selected ? style : .dim)
+                }
+            }
+            return (inner.x + 9 + h.filter.cursorColumn, inner.y)
+        case let .confirm(c):
+            let height = min(l.size.height - 4, c.lines.count + 4)
+            let r = centered(l.size, width: min(l.size.width - 4, 80), height: height)
+            b.fill(r)
+            b.box(r, title: c.title, style: Style(fg: .yellow, bold: true), titleStyle: Style(fg: .yellow, bold: true))
+            let inner = r.inset(1)
+            for (i, line) in c.lines.prefix(max(0, inner.height - 1)).enumerated() {
+                b.put(line, x: inner.x + 1, y: inner.y + i, maxWidth: inner.width - 1)
+            }
+            b.put("y / Enter: yes    n / Esc: no", x: inner.x + 1, y: inner.maxY - 1, style: .bold)
+            return nil
+        }
+    }
+
+    static func centered(_ size: Size, width: Int, height: Int) -> Rect {
+        Rect(x: max(0, (size.width - width) / 2), y: max(0, (size.height - height) / 2), width: width, height: height)
+    }
+}
