@@ -277,7 +277,7 @@ public final class CursesBackend: TerminalBackend {
         _ = curs_set(1)
         _ = endwin()
         _ = fflush(nil)
-        _ = kill(0, SIGSTOP)
+        CursesBackend.stopProcessGroup()
         // Continued: back to curses mode (prog mode, alternate screen, keypad).
         _ = doupdate()
         _ = curs_set(cursorShown ? 1 : 0)
@@ -301,6 +301,19 @@ public final class CursesBackend: TerminalBackend {
     }
 
     // MARK: helpers
+
+    /// Stops this process's group and returns once it is continued. `kill(0, SIGSTOP)` is
+    /// process-directed: another thread may take it, so the caller could run on (and redraw)
+    /// before the stop; when this process leads its group (a shell job) a SIGSTOP sent to the
+    /// calling thread itself stops everything before `raise` returns.
+    private static func stopProcessGroup() {
+        if getpgrp() == getpid() {
+            _ = raise(SIGSTOP)
+        } else {
+            _ = kill(0, SIGSTOP)
+            usleep(100_000)  // give another thread time to take the stop before anything is drawn
+        }
+    }
 
     /// Home and End as terminals send them when the terminfo entry expects other sequences (tmux
     /// and screen with TERM=xterm-256color send `ESC [1~` and `ESC [4~`, rxvt `ESC [7~` and

@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""Screenshots of the real `stackscope` in tmux, rendered to PNG (DESIGN.md, "Screenshots").
+
+The binary runs in a private tmux server at a fixed size (120x36, TERM=xterm-256color,
+LANG=C.UTF-8), is driven with `send-keys`, captured with `capture-pane -p -e -N` (without -N
+full-width coloured bars are cut short) and the ANSI text is drawn with Pillow and DejaVu Sans
+Mono, every glyph at its grid cell, wide characters taking two cells.
+
+Needs: tmux, Pillow and the DejaVu fonts:
+    apt-get install tmux fonts-dejavu-core
+    python3 -m pip install pillow
+
+Usage:
+    Scripts/screenshots.py --binary .build/debug/stackscope              # every scene below
+    Scripts/screenshots.py --binary .build/debug/stackscope --scene main # one scene
+    Scripts/screenshots.py --binary B --name demo --args "STORE" --steps "wait:Entities" "j" "Enter" "wait:Book"
+    Scripts/screenshots.py --render capture.ans out.png                  # just render a capture
+
+A step is a tmux key name or several separated by spaces ("j", "C-d", "Enter", "Escape"),
+`text:...` (typed literally), `wait:TEXT` (poll the screen until TEXT appears, 15 s at most),
+`sleep:SECONDS` (only where there is nothing to wait for), or `resize:WxH`.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+
+try:
+    from PIL import Image, ImageDraw, ImageFont
+except ImportError:  # pragma: no cover
+    Image = ImageDraw = ImageFont = None
+
+FONT_REGULAR = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
+FONT_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"
+# Wide glyphs (CJK, emoji) are not in DejaVu Sans Mono: the first of these that exists draws
+# them (apt-get install fonts-noto-cjk); without one they show as the font's missing-glyph box,
+# still two cells wide.
+WIDE_FONTS = [
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/unifont/unifont.ttf",
+]
+FONT_SIZE = 15
+WIDTH, HEIGHT = 120, 36
+
+# A dark theme: default colours and the 16 palette colours (Tango-like, readable on dark).
+DEFAULT_FG = (220, 220, 215)
+DEFAULT_BG = (28, 30, 34)
+PALETTE16 = [
+    (46, 52, 54), (204, 0, 0), (78, 154, 6), (196, 160, 0),
+    (52, 101, 164), (117, 80, 123), (6, 152, 154), (211, 215, 207),
+    (85, 87, 83), (239, 41, 41), (138, 226, 52), (252, 233, 79),
+    (114, 159, 207), (173, 127, 168), (52, 226, 226), (238, 238, 236),
+]
+
+# The scenes the README shows. The lead fills these in once the browser runs; each is
+# (name, extra arguments for stackscope, steps).
+SCENES = [
+    ("main", [], ["wait:Entities", "sleep:0.5"]),
+]
+
+
+def xterm256(n):
+    """The RGB of xterm colour n (0-255)."""
+    if n < 16:
+        return PALETTE16[n]
+    if n < 232:
+        n -= 16
+        steps = [0, 95, 135, 175, 215, 255]
+        return (steps[n // 36], steps[(n // 6) % 6], steps[n % 6])
+    v = 8 + 10 * (n - 232)
+    return (v, v, v)
+
+
+def char_width(ch):
+    """Cells a character takes: 0 for combining marks and other zero-width ones, 2 for East
+    Asian wide/fullwidth (CJK, most emoji), 1 otherwise."""
+    if not ch:
+        return 0
+    cp = ord(ch[0])
+    if cp in (0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF) or 0xFE00 <= cp <= 0xFE0F:
+        return 0
+    if unicodedata.combining(ch[0]) or unicodedata.category(ch[0]) in ("Mn", "Me", "Cf"):
+        return 0
+    if unicodedata.east_asian_width(ch[0]) in ("W", "F"):
+        return 2
+    if 0x1F300 <= cp <= 0x1FAFF:  # emoji, wide in terminals
+        return 2
+    return 1
+
+
+class Attr:
+    __slots__ = ("fg", "bg", "bold", "dim", "italic", "underline", "reverse")
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.fg = None
+        self.bg = None
+        self.bold = self.dim = self.italic = self.underline = self.reverse = False
+
+    def copy(self):
+        a = Attr()
+        for k in Attr.__slots__:
+            setattr(a, k, getattr(self, k))
+        return a
+
+
+def apply_sgr(attr, params):
+    """Updates attr from the parameters of one SGR sequence (ESC [ ... m)."""
+    if not params:
+        params = [0]
+    i = 0
+    while i < len(params):
+        p = params[i]
+        if p == 0:
+            attr.reset()
+        elif p == 1:
+            attr.bold = True
+        elif p == 2:
+            attr.dim = True
+        elif p == 3:
+            attr.italic = True
+        elif p == 4:
+            attr.underline = True
+        elif p == 7:
+            attr.reverse = True
+        elif p == 22:
+            attr.bold = attr.dim = False
+        elif p == 23:
+            attr.italic = False
+        elif p == 24:
+            attr.underline = False
+        elif p == 27:
+            attr.reverse = False
+        elif 30 <= p <= 37:
+            attr.fg = PALETTE16[p - 30]
+        elif p == 39:
+            attr.fg = None
+        elif 40 <= p <= 47:
+            attr.bg = PALETTE16[p - 40]
+        elif p == 49:
+            attr.bg = None
+        elif 90 <= p <= 97:
+            attr.fg = PALETTE16[p - 90 + 8]
+        elif 100 <= p <= 107:
+            attr.bg = PALETTE16[p - 100 + 8]
+        elif p in (38, 48) and i + 1 < len(params):
+            target = "fg" if p == 38 else "bg"
+            if params[i + 1] == 5 and i + 2 < len(params):
+                setattr(attr, target, xterm256(params[i + 2] % 256))
+                i += 2
+            elif params[i + 1] == 2 and i + 4 < len(params):
+                setattr(attr, target, tuple(max(0, min(255, v)) for v in params[i + 2:i + 5]))
+                i += 4
+        i += 1
+
+
+CSI = re.compile(r"\x1b\[([0-9;:]*)([A-Za-z])")
+OTHER_ESC = re.compile(r"\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
+
+
+def parse(text, width=WIDTH, height=HEIGHT):
+    """The grid of a capture: rows of cells (char, attr, cells wide), None for the hidden half
+    of a wide character."""
+    grid = [[(" ", Attr(), 1) for _ in range(width)] for _ in range(height)]
+    lines = text.split("\n")
+    for y, line in enumerate(lines[:height]):
+        attr = Attr()
+        x = 0
+        i = 0
+        while i < len(line):
+            ch = line[i]
+            if ch == "\x1b":
+                m = CSI.match(line, i)
+                if m:
+                    if m.group(2) == "m":
+                        params = [int(p) if p else 0 for p in re.split("[;:]", m.group(1))] if m.group(1) else []
+                        apply_sgr(attr, params)
+                    i = m.end()
+                    continue
+                m = OTHER_ESC.match(line, i)
+                i = m.end() if m else i + 1
+                continue
+            if ch == "\r":
+                i += 1
+                continue
+            w = char_width(ch)
+            if w == 0:
+                # A combining mark joins the previous cell's character.
+                if x > 0:
+                    px = x - 1
+                    if grid[y][px] is None and px > 0:
+                        px -= 1
+                    c, a, cw = grid[y][px]
+                    grid[y][px] = (c + ch, a, cw)
+                i += 1
+                continue
+            if x + w > width:
+                break
+            grid[y][x] = (ch, attr.copy(), w)
+            if w == 2:
+                grid[y][x + 1] = None
+            x += w
+            i += 1
+    return grid
+
+
+def render(text, out_path, width=WIDTH, height=HEIGHT, font_size=FONT_SIZE):
+    """Draws a capture (`capture-pane -p -e -N`) to a PNG."""
+    require_pillow()
+    regular = ImageFont.truetype(FONT_REGULAR, font_size)
+    bold = ImageFont.truetype(FONT_BOLD, font_size) if os.path.exists(FONT_BOLD) else regular
+    wide_path = next((p for p in WIDE_FONTS if os.path.exists(p)), None)
+    wide = ImageFont.truetype(wide_path, font_size) if wide_path else None
+    left, top, right, bottom = regular.getbbox("M")
+    cell_w = round(regular.getlength("M"))
+    ascent, descent = regular.getmetrics()
+    cell_h = ascent + descent + 2
+    pad = 12
+    image = Image.new("RGB", (width * cell_w + 2 * pad, height * cell_h + 2 * pad), DEFAULT_BG)
+    draw = ImageDraw.Draw(image)
+    grid = parse(text, width, height)
+    for y, row in enumerate(grid):
+        for x, cell in enumerate(row):
+            if cell is None:
+                continue
+            ch, a, w = cell
+            fg = a.fg or DEFAULT_FG
+            bg = a.bg or DEFAULT_BG
+            if a.bold and a.fg in PALETTE16[:8]:
+                fg = PALETTE16[PALETTE16.index(a.fg) + 8]  # bold brightens basic colours
+            if a.reverse:
+                fg, bg = bg, fg
+            if a.dim:
+                fg = tuple((f + b) // 2 for f, b in zip(fg, bg))
+            px, py = pad + x * cell_w, pad + y * cell_h
+            if bg != DEFAULT_BG:
+                draw.rectangle([px, py, px + w * cell_w - 1, py + cell_h - 1], fill=bg)
+            if ch.strip():
+                font = wide if (w == 2 and wide) else (bold if a.bold else regular)
+                glyph_w = font.getlength(ch)
+                # Centre glyphs narrower or wider than their cells (wide ones get two).
+                gx = px + max(0, (w * cell_w - glyph_w) / 2) if w == 2 else px
+                draw.text((gx, py + 1), ch, font=font, fill=fg)
+            if a.underline:
+                draw.line([px, py + cell_h - 2, px + w * cell_w - 1, py + cell_h - 2], fill=fg)
+    image.save(out_path)
+    return out_path
+
+
+def require_pillow():
+    if Image is None:
+        sys.exit("screenshots.py needs Pillow: python3 -m pip install pillow")
+    if not os.path.exists(FONT_REGULAR):
+        sys.exit("screenshots.py needs DejaVu Sans Mono: apt-get install fonts-dejavu-core")
+
+
+class Tmux:
+    """A private tmux server running one command at a fixed size."""
+
+    def __init__(self, command, width=WIDTH, height=HEIGHT, env=None):
+        if not shutil.which("tmux"):
+            sys.exit("screenshots.py needs tmux: apt-get install tmux")
+        self.socket = "stackscope-shot-%d" % os.getpid()
+        self.target = "shot"
+        self.dir = tempfile.mkdtemp(prefix="stackscope-shot-")
+        conf = os.path.join(self.dir, "tmux.conf")
+        with open(conf, "w") as f:
+            f.write("set -g default-terminal xterm-256color\nset -g status off\n"
+                    "set -g remain-on-exit on\nset -sg escape-time 0\n"
+                    "set -g default-size %dx%d\n" % (width, height))
+        environment = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        environment.update(env or {})
+        assignments = " ".join("'%s=%s'" % (k, v.replace("'", "'\\''")) for k, v in sorted(environment.items()))
+        self.run("-f", conf, "new-session", "-d", "-s", self.target, "-x", str(width), "-y", str(height),
+                 "exec env %s %s" % (assignments, command))
+
+    def run(self, *args):
+        env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        env.pop("TMUX", None)
+        with tempfile.TemporaryFile() as out:  # not a pipe: the forked server keeps it open
+            status = subprocess.call(["tmux", "-u", "-L", self.socket] + list(args), stdout=out,
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+            out.seek(0)
+            text = out.read().decode("utf-8", "replace")
+        if status != 0:
+            raise RuntimeError("tmux %s: %s" % (" ".join(args), text))
+        return text
+
+    def capture(self, escapes=True):
+        return self.run("capture-pane", "-p", "-t", self.target, *(["-e", "-N"] if escapes else []))
+
+    def wait_for(self, text, timeout=15.0):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if text in self.capture(escapes=False):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("timed out waiting for %r; the screen:\n%s" % (text, self.capture(False)))
+
+    def step(self, step):
+        if step.startswith("wait:"):
+            self.wait_for(step[5:])
+        elif step.startswith("sleep:"):
+            time.sleep(float(step[6:]))
+        elif step.startswith("text:"):
+            self.run("send-keys", "-t", self.target, "-l", "--", step[5:])
+        elif step.startswith("resize:"):
+            w, h = step[7:].split("x")
+            self.run("resize-window", "-t", self.target, "-x", w, "-y", h)
+        else:
+            self.run("send-keys", "-t", self.target, *step.split())
+
+    def kill(self):
+        try:
+            self.run("kill-server")
+        except RuntimeError:
+            pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def shoot(binary, name, steps, args=(), out_dir="Screenshots", env=None, width=WIDTH, height=HEIGHT):
+    """Runs `binary args` in tmux, plays `steps`, and writes OUT_DIR/NAME.png (and NAME.ans, the
+    raw capture). Returns the PNG's path."""
+    require_pillow()
+    command = " ".join("'%s'" % a.replace("'", "'\\''") for a in [os.path.abspath(binary)] + list(args))
+    tmux = Tmux(command, width, height, env)
+    try:
+        for s in steps:
+            tmux.step(s)
+        capture = tmux.capture(escapes=True)
+    finally:
+        tmux.kill()
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, name + ".ans"), "w") as f:
+        f.write(capture)
+    return render(capture, os.path.join(out_dir, name + ".png"), width, height)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", help="the stackscope executable")
+    parser.add_argument("--scene", action="append", help="only these scenes (default: all)")
+    parser.add_argument("--name", help="an ad-hoc scene's name (with --steps)")
+    parser.add_argument("--args", nargs="*", default=[], help="arguments for stackscope")
+    parser.add_argument("--steps", nargs="*", help="an ad-hoc scene's steps")
+    parser.add_argument("--out", default="Screenshots", help="output folder (default: Screenshots)")
+    parser.add_argument("--render", nargs=2, metavar=("CAPTURE", "PNG"), help="render a saved capture")
+    opts = parser.parse_args()
+    if opts.render:
+        with open(opts.render[0], encoding="utf-8") as f:
+            print(render(f.read(), opts.render[1]))
+        return
+    if not opts.binary:
+        parser.error("--binary is required")
+    if opts.name:
+        print(shoot(opts.binary, opts.name, opts.steps or [], opts.args, opts.out))
+        return
+    for name, args, steps in SCENES:
+        if opts.scene and name not in opts.scene:
+            continue
+        print(shoot(opts.binary, name, steps, args, opts.out))
+
+
+if __name__ == "__main__":
+    main()
