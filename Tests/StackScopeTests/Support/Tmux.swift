@@ -141,8 +141,25 @@ struct Tmux: Sendable {
             for p in argv { free(p) }
             for p in envp { free(p) }
         }
+        // The calling thread is a Dispatch worker, which blocks SIGTERM, SIGHUP, SIGCHLD, SIGINT…
+        // and a spawned process inherits that mask: a tmux server (and the shells and programs in
+        // its panes) would then never see kill-server, SIGHUP or its children exiting. Start with
+        // no signal blocked and default actions.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH, SIGUSR1, SIGUSR2] {
+            sigaddset(&defaults, sig)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else {
             throw TmuxError.commandFailed(arguments: arguments, status: -1, output: "posix_spawn: \(spawned)")
         }
