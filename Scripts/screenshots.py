@@ -18,7 +18,9 @@ Usage:
 
 A step is a tmux key name or several separated by spaces ("j", "C-d", "Enter", "Escape"),
 `text:...` (typed literally), `wait:TEXT` (poll the screen until TEXT appears, 15 s at most),
-`sleep:SECONDS` (only where there is nothing to wait for), or `resize:WxH`.
+`sleep:SECONDS` (only where there is nothing to wait for), `resize:WxH`, or `sh:COMMAND` (a shell
+command run beside the browser, e.g. another process writing to the store). In the scenes,
+`{store}` stands for a demo store the script makes with `stackscope demo create`.
 """
 
 import argparse
@@ -62,8 +64,28 @@ PALETTE16 = [
 
 # The scenes the README shows. The lead fills these in once the browser runs; each is
 # (name, extra arguments for stackscope, steps).
+GENRE_SQL = (
+    "BEGIN; INSERT INTO ZGENRE (Z_PK, Z_ENT, Z_OPT, ZNAME, ZCODE) "
+    "SELECT Z_MAX + 1, Z_ENT, 1, '{name}', 99 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Genre'; "
+    "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_NAME = 'Genre'; COMMIT;"
+)
 SCENES = [
-    ("main", [], ["wait:Entities", "sleep:0.5"]),
+    # The entities and objects panes on the demo library, the detail of the selected book.
+    ("browser", ["{store}"], ["wait:Book · ", "j", "j", "sleep:0.3"]),
+    # The detail pane focused, on a book's relationships, after following one to its objects.
+    ("detail", ["{store}"], ["wait:Book · ", "j", "Enter", "wait:Book: ", "G", "k", "k", "k", "sleep:0.3"]),
+    ("relationship", ["{store}"], ["wait:Book · ", "j", "Enter", "G", "k", "k", "Enter", "wait:genres", "sleep:0.3"]),
+    # A filter with a parse error, its position marked.
+    ("filter-error", ["{store}"], ["wait:Book · ", "f", "text:pages > 300 AND title BEGINSWITH[c] \"th", "sleep:0.3"]),
+    # Sections by a sort key.
+    ("sections", ["{store}"], ["wait:Book · ", "l", "l", "l", "l", "s", "sleep:0.5", "=", "sleep:0.5", "g", "wait:── 1 (", "sleep:0.3"]),
+    # The saves pane after another process wrote to the store twice and R re-read it.
+    ("saves", ["{store}"], [
+        "wait:Book · ", "text::entity Genre", "Enter", "wait:Genre · ",
+        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Graphic Memoir") + "\"", "R", "wait:(+1)",
+        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Cli-fi") + "\"", "R", "wait:→ 14", "Tab", "Tab", "sleep:0.3"]),
+    # The help screen, generated from the keymap.
+    ("help", ["{store}"], ["wait:Book · ", "?", "wait:Help", "sleep:0.3"]),
 ]
 
 
@@ -314,6 +336,8 @@ class Tmux:
             time.sleep(float(step[6:]))
         elif step.startswith("text:"):
             self.run("send-keys", "-t", self.target, "-l", "--", step[5:])
+        elif step.startswith("sh:"):
+            subprocess.run(["sh", "-c", step[3:]], check=True)
         elif step.startswith("resize:"):
             w, h = step[7:].split("x")
             self.run("resize-window", "-t", self.target, "-x", w, "-y", h)
@@ -365,11 +389,25 @@ def main():
     if opts.name:
         print(shoot(opts.binary, opts.name, opts.steps or [], opts.args, opts.out))
         return
-    for name, args, steps in SCENES:
-        if opts.scene and name not in opts.scene:
-            continue
-        print(shoot(opts.binary, name, steps, args, opts.out))
-
+    # A short, fixed path: it shows in the browser's title bar.
+    store_dir = "/tmp/stackscope-screens"
+    shutil.rmtree(store_dir, ignore_errors=True)
+    os.makedirs(store_dir)
+    try:
+        for name, args, steps in SCENES:
+            if opts.scene and name not in opts.scene:
+                continue
+            # A fresh demo store per scene, so what one scene writes does not show in the next.
+            store = os.path.join(store_dir, "library.sqlite")
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(store + suffix):
+                    os.remove(store + suffix)
+            subprocess.run([os.path.abspath(opts.binary), "demo", "create", store], check=True, stdout=subprocess.DEVNULL)
+            args = [a.replace("{store}", store) for a in args]
+            steps = [st.replace("{store}", store) for st in steps]
+            print(shoot(opts.binary, name, steps, args, opts.out))
+    finally:
+        shutil.rmtree(store_dir, ignore_errors=True)
 
 if __name__ == "__main__":
     main()

@@ -263,7 +263,9 @@ extension App {
                 sort = [SortKey(column: s.table.columns[s.table.selectedColumn].name, ascending: true)]
             }
             guard !sort.isEmpty else { return [] }
-            return [.openTable(source, sort: sort, sectioned: !s.table.sectioned, filter: s.table.filter, keepSelection: s.table.selectedID)]
+            s.table.sort = sort
+            s.table.sectioned.toggle()
+            return [.openTable(source, sort: sort, sectioned: s.table.sectioned, filter: s.table.filter, keepSelection: s.table.selectedID)]
         case .filter:
             guard s.table.source != nil else { return [] }
             s.modals.append(.prompt(PromptState(purpose: .filter, text: s.table.filter ?? "")))
@@ -357,6 +359,10 @@ extension App {
             }
             s.table.scroll.selection = t
             s.table.scroll.ensureVisible(height: l.tableRows, count: n)
+            // A section's first row at the top of the view brings its header along.
+            if s.table.sectioned, s.table.scroll.offset == t, t > 0, case .section = s.table.window.row(t - 1) {
+                s.table.scroll.offset = t - 1
+            }
             return settle(&s)
         case .detail:
             s.detail.scroll.selection = t
@@ -485,6 +491,9 @@ extension App {
         let sectioned = s.table.sectioned && !sort.isEmpty
         setStatus(&s, sort.isEmpty ? "Unsorted (store order)" : "Sorted by " + sort.map { "\($0.column) \($0.ascending ? "↑" : "↓")" }.joined(separator: ", "), .info)
         s.busy = "Sorting"
+        // Noted at once, so keys typed before the fetch lands build on it.
+        s.table.sort = sort
+        s.table.sectioned = sectioned
         return [.openTable(source, sort: sort, sectioned: sectioned, filter: s.table.filter, keepSelection: s.table.selectedID), .startTicking]
     }
 

@@ -25,6 +25,8 @@ final class BrowserData {
     var counts: [String: Int] = [:]
     /// The selected object, followed across changes.
     var selectedID: ManagedObjectID?
+    /// While set (a refresh), the controller's reports are not passed on.
+    fileprivate var suppressChanges = false
 
     var context: ManagedObjectContext { session.mainContext }
 
@@ -244,6 +246,7 @@ final class BrowserData {
     /// The controller reported a batch of changes: tell the app the new totals, the marks and
     /// where the selected object went.
     fileprivate func tableDidChange(_ marks: [ManagedObjectID: RowMark]) {
+        guard !suppressChanges else { return }
         rebuildSectionStarts()
         let objectCount = controller?.count ?? 0
         let selected = selectedID.flatMap { displayIndex(of: $0) }
@@ -251,6 +254,7 @@ final class BrowserData {
     }
 
     fileprivate func tableDidRefetch() {
+        guard !suppressChanges else { return }
         rebuildSectionStarts()
         let selected = selectedID.flatMap { displayIndex(of: $0) }
         send(.tableChanged(TableChange(rowCount: rowCount, objectCount: controller?.count ?? 0, marks: [:], selectedIndex: selected, date: Date())))
@@ -312,12 +316,24 @@ final class BrowserData {
             let root = stack.privateQueueContext
             root.performAndWait { root.refreshAllObjects() }
         }
+        // Refreshing every object makes the controller report each as updated: mark only the
+        // rows the re-read brought in instead.
+        let shownBefore = Set(controller?.fetchedObjects.map(\.objectID) ?? [])
+        suppressChanges = true
+        defer { suppressChanges = false }
         try context.performAndWait {
             context.refreshAllObjects()
             counts = try session.counts()
             if let controller { try controller.performFetch() }
         }
         rebuildSectionStarts()
+        if let controller {
+            var marks: [ManagedObjectID: RowMark] = [:]
+            for o in controller.fetchedObjects where !shownBefore.contains(o.objectID) { marks[o.objectID] = .inserted }
+            send(.tableChanged(TableChange(
+                rowCount: rowCount, objectCount: controller.count, marks: marks,
+                selectedIndex: selectedID.flatMap { displayIndex(of: $0) }, date: Date())))
+        }
         var diff: [String: (Int, Int)] = [:]
         for (name, n) in counts where before[name] != n { diff[name] = (before[name] ?? 0, n) }
         return diff

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,7 +19,7 @@ private func systemWcwidth(_ c: Int32) -> Int32
 /// ```swift
 /// DisplayWidth.of("héllo")       // 5
 /// DisplayWidth.of("漢字")         // 4
-/// DisplayWidth.truncate("漢字abc", to: 3)   // "漢a"
+/// DisplayWidth.truncate("漢字abc", to: 3)   // "漢" (字 would need columns 3 and 4)
 /// ```
 public enum DisplayWidth {
     /// One cluster as the terminal will show it.

@@ -131,6 +131,9 @@ struct BrowserLiveTests {
         #expect(h.waitFor("Genre \(before) → \(before + 1) (+1)"))
         #expect(h.state.entities.counts["Genre"] == before + 1)
         #expect(h.state.table.objectCount == before + 1)
+        // Only the new row is marked, as inserted.
+        #expect(h.state.table.marks.count == 1)
+        #expect(h.state.table.marks.values.first?.0 == .inserted)
     }
 
     @Test("a store file deleted or replaced while open: R says so, the browser keeps working")

@@ -61,9 +61,11 @@ struct BrowserTableTests {
         #expect(headers.map(\.1).reduce(0, +) == h.state.table.objectCount)
         #expect(h.state.table.rowCount == h.state.table.objectCount + headers.count)
         #expect(h.screen.contains("── 1 ("))
-        // The selection never rests on a header.
-        h.press("g")
+        // The selection never rests on a header, and g shows the first header above it.
+        h.press("G g")
         #expect(h.state.table.selectedID != nil)
+        #expect(h.state.table.scroll.selection == 1)
+        #expect(h.state.table.scroll.offset == 0)
         h.press("=")
         #expect(!h.state.table.sectioned)
     }

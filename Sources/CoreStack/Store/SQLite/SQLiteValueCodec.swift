@@ -64,6 +64,13 @@ enum SQLiteValueCodec {
         }
     }
 
+    /// The REAL nearest a decimal, parsed from its text: `NSDecimalNumber.doubleValue` can miss
+    /// it by an ulp (35.49 became 35.489999999999995), which the shortest-text read then keeps.
+    static func double(_ d: Decimal) -> Double {
+        Double(NSDecimalNumber(decimal: d).description(withLocale: Locale(identifier: "en_US_POSIX")))
+            ?? NSDecimalNumber(decimal: d).doubleValue
+    }
+
     /// A decimal from a REAL, by its shortest decimal text (so 1.1 stays 1.1).
     static func decimal(_ d: Double) -> Decimal {
         Decimal(string: String(d)) ?? Decimal(d)
@@ -93,7 +100,7 @@ enum SQLiteValueCodec {
             var copy = d
             NSDecimalRound(&rounded, &copy, 0, .plain)
             if rounded == d, let i = Int64(exactly: n.doubleValue) { return i.databaseValue }
-            return n.doubleValue.databaseValue
+            return double(d).databaseValue
         case let .url(u): return u.absoluteString.databaseValue
         }
     }
