@@ -110,6 +110,9 @@ struct Tmux: Sendable {
         env["LANG"] = "C.UTF-8"
         env["LC_ALL"] = "C.UTF-8"
         env.removeValue(forKey: "TMUX")
+        // `swift test` may run the tests with NO_COLOR set; the server and its panes would inherit
+        // it. A test that wants it passes it in `environment`.
+        env.removeValue(forKey: "NO_COLOR")
         // Output goes through a file, and the process is started with posix_spawn and waited
         // for with waitpid, not with Foundation's Process: the server that `new-session` forks
         // inherits the client's descriptors, so neither a pipe nor Process' exit monitor would
