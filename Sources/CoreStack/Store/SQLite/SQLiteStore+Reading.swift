@@ -53,10 +53,18 @@ extension SQLiteStore {
     func expectedCount(_ request: StoreFetchRequest) throws -> Int {
         guard request.predicate == nil, let root = try? schema.mapping(for: request.entity.rootEntity) else { return 0 }
         let max = try readStatement { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [root.number])
+            try Self.primaryKeyMax(db, entityNumber: root.number, path: path)
         }
-        let rows = Swift.min(Swift.max(0, (max ?? 0) - request.fetchOffset), Self.maximumExpectedCount)
+        let rows = Int(clamping: Swift.min(Swift.max(0, (max ?? 0) - Int64(request.fetchOffset)), Int64(Self.maximumExpectedCount)))
         return request.fetchLimit > 0 ? Swift.min(rows, request.fetchLimit) : rows
+    }
+
+    /// `Z_MAX` of entity `number` in `Z_PRIMARYKEY` (nil: no row, or NULL), checked.
+    static func primaryKeyMax(_ db: Database, entityNumber number: Int, path: String) throws -> Int64? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [number]) else {
+            return nil
+        }
+        return try StoreFileDecoder(path: path, table: "Z_PRIMARYKEY").integer(row, 0, column: "Z_MAX", row: "Z_ENT = \(number)")
     }
 
     public func count(_ request: StoreFetchRequest) throws -> Int {
@@ -267,9 +275,13 @@ extension SQLiteStore {
                     of: "%@", with: Array(repeating: "?", count: chunk.count).joined(separator: ", "))
                 let statement = try db.cachedStatement(sql: sql)
                 let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
+                let decoder = StoreFileDecoder(path: path, table: destMapping.table)
                 while let row = try cursor.next() {
-                    guard let owner = row[0] as Int64?, let pk = row[1] as Int64?, let source = byKey[owner] else { continue }
-                    let entity = (row[2] as Int64?).flatMap { schema.entity(number: Int($0)) } ?? dest
+                    guard let pk = try decoder.integer(row, 1, column: "Z_PK", row: "?") else { continue }
+                    let label = "Z_PK = \(pk)"
+                    guard let owner = try decoder.integer(row, 0, column: "foreign key", row: label), let source = byKey[owner] else { continue }
+                    let entity = try decoder.integer(row, 2, column: "Z_ENT", row: label).flatMap { Int(exactly: $0) }
+                        .flatMap { schema.entity(number: $0) } ?? dest
                     result[source, default: []].append(ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk))
                 }
             }

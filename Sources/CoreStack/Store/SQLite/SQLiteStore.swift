@@ -273,6 +273,33 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Reads what a file holds without changing it (a read-only connection).
     static func inspect(url: URL) throws -> Inspection {
+        try readOnlyAccess(url: url, label: "CoreStack.SQLiteStore.inspect") { db in try inspect(db, path: url.path) }
+    }
+
+    /// Checks the file at `url` with SQLite's `PRAGMA quick_check` (every page of every table and
+    /// index is read and its structure checked, in time linear in the file's size), through a
+    /// read-only connection that leaves the file as it was found.
+    ///
+    /// ```swift
+    /// do { try SQLiteStore.quickCheck(at: url) }
+    /// catch let CoreStackError.storeCorrupted(_, reason) { print(reason) } // "quick_check: *** in database main *** …"
+    /// ```
+    /// - Throws: ``CoreStackError/storeCorrupted(path:reason:)`` with SQLite's first findings,
+    ///   ``CoreStackError/notAStore(path:reason:)`` for a file that is not an SQLite database.
+    public static func quickCheck(at url: URL) throws {
+        let path = url.path
+        let findings = try readOnlyAccess(url: url, label: "CoreStack.SQLiteStore.quickCheck") { db in
+            try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        }
+        guard findings != ["ok"] else { return }
+        let text = findings.joined(separator: "; ")
+        let cut = text.count > 300 ? String(text.prefix(300)) + "…" : text
+        throw CoreStackError.storeCorrupted(path: path, reason: "quick_check: " + (cut.isEmpty ? "no result" : cut))
+    }
+
+    /// Runs `body` on a read-only connection to the file at `url`, and removes the empty `-wal`
+    /// and `-shm` files SQLite creates for a WAL-mode file, so the folder is left as found.
+    private static func readOnlyAccess<T>(url: URL, label: String, _ body: (Database) throws -> T) throws -> T {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreStackError.notAStore(path: path, reason: "the file does not exist")
@@ -281,7 +308,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         config.readonly = true
         // Another connection to the file may be closing (checkpointing its WAL): wait for it.
         config.busyMode = .timeout(10)
-        config.label = "CoreStack.SQLiteStore.inspect"
+        config.label = label
         // A read-only connection to a WAL-mode file creates empty -wal and -shm files; remove the
         // ones this inspection created so a refused file is left exactly as it was found.
         let fm = FileManager.default
@@ -296,25 +323,35 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             defer { try? queue.close() }
-            return try queue.read { db in try inspect(db, path: path) }
-        } catch let error as DatabaseError {
-            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
-            }
-            throw CoreStackError.sqlite(path: path, message: error.message ?? "\(error)")
+            return try queue.read(body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
+        } catch {
+            throw storeError(error, path: path)
         }
     }
 
+    /// The rows of `Z_PRIMARYKEY`, each value checked (``StoreFileDecoder``).
+    /// - Throws: ``CoreStackError/storeCorrupted(path:reason:)`` naming the column and row of a
+    ///   value of the wrong type, a missing `Z_ENT` or `Z_NAME`, or an entity number used twice.
     static func readPrimaryKeyTable(_ db: Database, path: String) throws -> [SQLiteStoreEntity] {
         var entities: [SQLiteStoreEntity] = []
+        var seen: Set<Int> = []
+        let decoder = StoreFileDecoder(path: path, table: "Z_PRIMARYKEY")
         let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-        for row in rows {
-            guard let number = row[0] as Int64?, let name = row[1] as String? else {
-                throw CoreStackError.notAStore(path: path, reason: "Z_PRIMARYKEY has a row without Z_ENT or Z_NAME")
+        for (n, row) in rows.enumerated() {
+            let label = "\(n + 1)"
+            let number = try decoder.requiredInteger(row, 0, column: "Z_ENT", row: label)
+            let rowLabel = "Z_ENT = \(number)"
+            guard let name = try decoder.text(row, 1, column: "Z_NAME", row: rowLabel), !name.isEmpty else {
+                throw decoder.corrupted("Z_NAME", rowLabel, "is NULL or empty")
             }
-            let sup = (row[2] as Int64?) ?? 0
-            let max = (row[3] as Int64?) ?? 0
-            entities.append(SQLiteStoreEntity(name: name, number: Int(number), superNumber: Int(sup), maxPrimaryKey: max))
+            guard seen.insert(number).inserted else { throw decoder.corrupted("Z_ENT", rowLabel, "is used by two rows") }
+            let sup = try decoder.integer(row, 2, column: "Z_SUPER", row: rowLabel) ?? 0
+            let max = try decoder.integer(row, 3, column: "Z_MAX", row: rowLabel) ?? 0
+            guard let superNumber = Int(exactly: sup) else { throw decoder.corrupted("Z_SUPER", rowLabel, "holds \(sup), out of range") }
+            guard max >= 0 else { throw decoder.corrupted("Z_MAX", rowLabel, "holds \(max), below zero") }
+            entities.append(SQLiteStoreEntity(name: name, number: number, superNumber: superNumber, maxPrimaryKey: max))
         }
         return entities
     }
@@ -335,17 +372,21 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             throw CoreStackError.notAStore(path: path, reason: "Z_PRIMARYKEY or Z_METADATA lacks Core Data's columns")
         }
         let entities = try readPrimaryKeyTable(db, path: path)
-        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
-            let uuid = row[0] as String?
-        else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST, Z_VERSION FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") else {
             throw CoreStackError.notAStore(path: path, reason: "Z_METADATA has no row")
         }
+        let metadataDecoder = StoreFileDecoder(path: path, table: "Z_METADATA")
+        let version = (try? metadataDecoder.integer(row, 2, column: "Z_VERSION", row: "1")).flatMap { $0 }
+        let metadataRow = version.map { "Z_VERSION = \($0)" } ?? "1"
+        guard let uuid = try metadataDecoder.text(row, 0, column: "Z_UUID", row: metadataRow), !uuid.isEmpty else {
+            throw metadataDecoder.corrupted("Z_UUID", metadataRow, "is NULL or empty: the store has no UUID")
+        }
         var plist: [String: Any] = [:]
-        if let data = row[1] as Data?, !data.isEmpty {
+        if let data = try metadataDecoder.blob(row, 1, column: "Z_PLIST", row: metadataRow), !data.isEmpty {
             guard let decoded = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
                 let dict = decoded as? [String: Any]
             else {
-                throw CoreStackError.notAStore(path: path, reason: "Z_METADATA.Z_PLIST is not a property list")
+                throw metadataDecoder.corrupted("Z_PLIST", metadataRow, "is not a property list")
             }
             plist = dict
         }
@@ -388,14 +429,31 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     // MARK: - Access
 
+    /// Runs `body`, turning GRDB's errors into ``CoreStackError``s: damage SQLite finds while
+    /// reading pages (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) becomes ``CoreStackError/storeCorrupted(path:reason:)``.
     static func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DatabaseError {
+        } catch {
+            throw storeError(error, path: path)
+        }
+    }
+
+    /// `error` as a ``CoreStackError``: SQLite's corruption codes and GRDB's row-decoding errors
+    /// (a value of the wrong type in a file) are ``CoreStackError/storeCorrupted(path:reason:)``,
+    /// other SQLite errors ``CoreStackError/sqlite(path:message:)``; CoreStack's own errors and
+    /// errors thrown by callers' code pass unchanged.
+    static func storeError(_ error: any Error, path: String) -> any Error {
+        switch error {
+        case let error as DatabaseError:
             if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
+                return CoreStackError.storeCorrupted(path: path, reason: error.message ?? "SQLite reports a malformed database")
             }
-            throw CoreStackError.sqlite(path: path, message: error.message ?? "\(error)")
+            return CoreStackError.sqlite(path: path, message: error.message ?? "\(error)")
+        case let error as RowDecodingError:
+            return CoreStackError.storeCorrupted(path: path, reason: "a value of the wrong type: \(error)")
+        default:
+            return error
         }
     }
 
