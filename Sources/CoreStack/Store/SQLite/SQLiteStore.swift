@@ -32,6 +32,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     let path: String
     let dbQueue: DatabaseQueue
+    /// For a read-only store: whether the `-wal` and `-shm` files existed when it opened. SQLite
+    /// creates them for a read-only connection to a WAL-mode file; ``deinit`` removes the ones
+    /// this store created (through ``SQLiteSideFiles``, which counts every store's connection),
+    /// so reading a store leaves its folder as it was found.
+    private let sideFilesAtOpen: (wal: Bool, shm: Bool)?
     let schema: SQLiteSchema
     let tablePlans: [String: TablePlan]
     let entityPlans: [Int: EntityPlan]
@@ -149,6 +154,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.model = model
         ModelRetention.retain(model)
         self.isReadOnly = readOnly
+        let fm = FileManager.default
+        sideFilesAtOpen = readOnly ? (fm.fileExists(atPath: path + "-wal"), fm.fileExists(atPath: path + "-shm")) : nil
+        SQLiteSideFiles.opened(path)
         var config = Configuration()
         config.readonly = readOnly
         config.busyMode = .timeout(10)
@@ -209,6 +217,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
         }
         (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
+    }
+
+    deinit {
+        // Side files go only once the connection is closed: an open connection still uses its -shm.
+        let closed = (try? dbQueue.close()) != nil
+        let had: (wal: Bool, shm: Bool) = closed ? sideFilesAtOpen ?? (true, true) : (true, true)
+        SQLiteSideFiles.closed(path, hadWAL: had.wal, hadSHM: had.shm)
     }
 
     /// The binary property list of `Z_METADATA` for a new store.
@@ -312,14 +327,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         // A read-only connection to a WAL-mode file creates empty -wal and -shm files; remove the
         // ones this inspection created so a refused file is left exactly as it was found.
         let fm = FileManager.default
-        let wal = path + "-wal", shm = path + "-shm"
-        let hadWAL = fm.fileExists(atPath: wal), hadSHM = fm.fileExists(atPath: shm)
-        defer {
-            if !hadWAL, let size = (try? fm.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue == 0 {
-                try? fm.removeItem(atPath: wal)
-            }
-            if !hadSHM, !fm.fileExists(atPath: wal) { try? fm.removeItem(atPath: shm) }
-        }
+        let hadWAL = fm.fileExists(atPath: path + "-wal"), hadSHM = fm.fileExists(atPath: path + "-shm")
+        SQLiteSideFiles.opened(path)
+        defer { SQLiteSideFiles.closed(path, hadWAL: hadWAL, hadSHM: hadSHM) }
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             defer { try? queue.close() }
