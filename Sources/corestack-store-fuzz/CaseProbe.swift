@@ -19,7 +19,7 @@ enum CaseProbe {
         do {
             bundle = try XcodeModelReader.readBundle(at: model)
         } catch {
-            print("model: \(error)")
+            Output.say("model: \(error)")
             return .usage
         }
         var status = Status.ok
@@ -29,7 +29,7 @@ enum CaseProbe {
             } catch is CoreStackError {
                 // A typed refusal: what the framework must do with a damaged file.
             } catch {
-                print("untyped error in \(what): \(String(reflecting: error))")
+                Output.say("untyped error in \(what): \(String(reflecting: error))")
                 status = .untypedError
             }
         }
@@ -45,7 +45,7 @@ enum CaseProbe {
         }
         let after = Snapshot(store)
         if let change = before.change(to: after) {
-            print("read-only use changed the files: \(change)")
+            Output.say("read-only use changed the files: \(change)")
             return .fileChanged
         }
 

@@ -105,28 +105,28 @@ struct FuzzRun {
             for f in caseFindings { outcomes[f.kind, default: 0] += 1 }
             if caseFindings.isEmpty && onlyCase == nil { try? FileManager.default.removeItem(at: folder) }
             for f in caseFindings {
-                print("case \(f.number) [\(f.fixture), \(f.mutation)]: \(f.kind): \(f.detail)")
+                Output.say("case \(f.number) [\(f.fixture), \(f.mutation)]: \(f.kind): \(f.detail)")
             }
             findings += caseFindings
             ran += 1
             n += 1
             if onlyCase != nil { break }
             if ran % 100 == 0 {
-                print("… \(ran) cases, \(findings.count) findings, \(Int(Date().timeIntervalSince(start))) s")
+                Output.say("… \(ran) cases, \(findings.count) findings, \(Int(Date().timeIntervalSince(start))) s")
             }
         }
         let elapsed = Date().timeIntervalSince(start)
         let crashes = findings.filter { $0.kind == "crash" }.count
         let hangs = findings.filter { $0.kind == "hang" }.count
-        print("corestack-store-fuzz: seed \(seed), \(ran) cases in \(Int(elapsed)) s"
+        Output.say("corestack-store-fuzz: seed \(seed), \(ran) cases in \(Int(elapsed)) s"
             + (stackscope == nil ? " (framework only)" : " (framework and stackscope info/dump)"))
-        print("  mutations: " + byMutation.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-        print("  crashes \(crashes), hangs \(hangs), other findings \(findings.count - crashes - hangs)"
+        Output.say("  mutations: " + byMutation.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        Output.say("  crashes \(crashes), hangs \(hangs), other findings \(findings.count - crashes - hangs)"
             + (outcomes.isEmpty ? "" : " (" + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"))
         if findings.isEmpty && onlyCase == nil {
             try? FileManager.default.removeItem(at: work)
         } else {
-            print("  files of the cases with findings: \(work.path) (rerun one with --case N --seed \(seed))")
+            Output.say("  files of the cases with findings: \(work.path) (rerun one with --case N --seed \(seed))")
         }
         return findings.isEmpty ? 0 : 1
     }

@@ -21,9 +21,15 @@ enum StoreMutation: String, CaseIterable, Sendable {
         case .schemaRow: return try Self.schemaRow(url, rng: &rng)
         case .walBytes: return try Self.walBytes(url, scratch: scratch, fixture: fixture, fixtures: fixtures, rng: &rng)
         case .several:
+            // SQL edits first, on the intact file: the fuzzer's own GRDB connection must not meet
+            // the damage (GRDB traps on some malformed schemas, and a crash here ends the run).
             var done: [String] = []
-            for _ in 0..<(2 + rng.below(2)) {
-                let m = rng.pick(StoreMutation.allCases.filter { $0 != .several && $0 != .walBytes })
+            if rng.below(2) == 0 {
+                let m = rng.pick([StoreMutation.wrongValue, .schemaRow])
+                done.append(try m.apply(to: url, scratch: scratch, fixture: fixture, fixtures: fixtures, rng: &rng))
+            }
+            for _ in 0..<(1 + rng.below(2)) {
+                let m = rng.pick(StoreMutation.allCases.filter { ![.several, .walBytes, .wrongValue, .schemaRow].contains($0) })
                 done.append(try m.apply(to: url, scratch: scratch, fixture: fixture, fixtures: fixtures, rng: &rng))
             }
             return done.joined(separator: " + ")

@@ -14,7 +14,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == "--probe" {
     guard arguments.count == 3 else {
-        print("usage: corestack-store-fuzz --probe STORE MODEL")
+        Output.say("usage: corestack-store-fuzz --probe STORE MODEL")
         exit(CaseProbe.Status.usage.rawValue)
     }
     exit(CaseProbe.run(store: URL(fileURLWithPath: arguments[1]), model: URL(fileURLWithPath: arguments[2])).rawValue)
