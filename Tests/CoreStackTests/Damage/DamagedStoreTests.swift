@@ -131,3 +131,33 @@ import Testing
         #expect(siblings == [url.lastPathComponent])
     }
 }
+
+/// Damage in an entity table's own keys, and empty files.
+@Suite struct DamagedRowTests {
+    @Test("a row whose Z_ENT is text or NULL makes the fetch throw storeCorrupted naming the table, instead of a silently short result", arguments: ["'x'", "NULL"])
+    func rowWithoutEntityNumber(_ value: String) throws {
+        let url = try DamagedStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try StoreDamage.sqlite3(url, "UPDATE ZBOOK SET Z_ENT = \(value) WHERE Z_PK = 3")
+        let store = try SQLiteStore(url: url, model: try LibraryStore.model())
+        let book = store.model.entity(named: "Book") ?? store.model.entities[0]
+        #expect(throws: CoreStackError.storeCorrupted(path: url.path, reason: "ZBOOK.Z_ENT of the row Z_PK = 3 is NULL or not an integer")) {
+            try store.fetch(StoreFetchRequest(entity: book))
+        }
+        let id = ManagedObjectID(entity: book, storeIdentifier: store.identifier, primaryKey: 3)
+        #expect(throws: CoreStackError.self) { try store.rows(for: [id]) }
+    }
+
+    @Test("an empty file is 'empty, not an SQLite database'")
+    func emptyFile() throws {
+        let url = try Fixtures.temporaryFolder().appendingPathComponent("empty.sqlite")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try Data().write(to: url)
+        #expect(throws: CoreStackError.notAStore(path: url.path, reason: "the file is empty, not an SQLite database")) {
+            try SQLiteStore.metadata(at: url)
+        }
+        #expect(throws: CoreStackError.notAStore(path: url.path, reason: "the file is empty, not an SQLite database")) {
+            try SQLiteStore(url: url, model: try LibraryStore.model())
+        }
+    }
+}

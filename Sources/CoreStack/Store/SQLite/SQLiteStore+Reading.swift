@@ -29,9 +29,10 @@ extension SQLiteStore {
             var chunk: [StoreRow] = []
             chunk.reserveCapacity(Self.chunkSize)
             var decoder = RowDecoder(store: self)
+            decoder.table = try schema.mapping(for: request.entity).table
             var delivered = 0
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                guard let r = decoder.decode(h) else { return }
+                guard let r = try decoder.decode(h) else { return }
                 chunk.append(r)
                 if chunk.count == Self.chunkSize {
                     delivered += chunk.count
@@ -123,6 +124,8 @@ extension SQLiteStore {
     /// reached unretained, so a row costs one retain of it (the object ID's) and no others.
     struct RowDecoder {
         let store: SQLiteStore
+        /// The table the rows come from (for errors).
+        var table = "an entity table"
         /// The store's interned identifier (looked up once per query, not per row).
         let storeToken: UInt32
         private var number = -1
@@ -156,8 +159,10 @@ extension SQLiteStore {
         }
 
         /// A store row from the statement's current row; nil for a row of an entity the model lacks.
-        mutating func decode(_ h: SQLiteStatement) -> StoreRow? {
-            guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else { return nil }
+        /// - Throws: ``CoreStackError/storeCorrupted(path:reason:)`` for a row whose `Z_PK` or
+        ///   `Z_ENT` is NULL or not an integer (Core Data writes both in every row).
+        mutating func decode(_ h: SQLiteStatement) throws -> StoreRow? {
+            guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else { throw damagedKeys(h) }
             if Int(ent) != number, !use(entityNumber: Int(ent)) { return nil }
             guard let current else { return nil }
             let version = SQLiteRawBinding.int64(h, 2) ?? 0
@@ -181,6 +186,13 @@ extension SQLiteStore {
                     objectID: ManagedObjectID(entity: entity, storeToken: storeToken, primaryKey: pk),
                     snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
             }
+        }
+
+        /// The error for a row without an integer `Z_PK` or `Z_ENT`.
+        private func damagedKeys(_ h: SQLiteStatement) -> CoreStackError {
+            let pk = SQLiteRawBinding.int64(h, 0).map { "Z_PK = \($0)" } ?? "without an integer Z_PK"
+            let column = SQLiteRawBinding.int64(h, 0) == nil ? "Z_PK" : "Z_ENT"
+            return .storeCorrupted(path: store.path, reason: "\(table).\(column) of the row \(pk) is NULL or not an integer")
         }
 
         private func decodeToOne(_ h: SQLiteStatement) -> [ManagedObjectID?] {
@@ -218,6 +230,7 @@ extension SQLiteStore {
             var result: [StoreRow] = []
             for table in tables {
                 guard let plan = tablePlans[table], let keys = byTable[table] else { continue }
+                decoder.table = table
                 var start = 0
                 while start < keys.count {
                     let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
@@ -226,7 +239,7 @@ extension SQLiteStore {
                         + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
                     let statement = try db.cachedStatement(sql: sql)
                     try SQLiteRawBinding.forEachRow(statement, arguments: chunk.map(\.databaseValue), in: db) { h in
-                        if let r = decoder.decode(h) { result.append(r) }
+                        if let r = try decoder.decode(h) { result.append(r) }
                     }
                 }
             }

@@ -319,6 +319,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreStackError.notAStore(path: path, reason: "the file does not exist")
         }
+        func size(_ p: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.intValue ?? 0 }
+        if size(path) == 0 && size(path + "-wal") == 0 {
+            throw CoreStackError.notAStore(path: path, reason: "the file is empty, not an SQLite database")
+        }
         var config = Configuration()
         config.readonly = true
         // Another connection to the file may be closing (checkpointing its WAL): wait for it.
