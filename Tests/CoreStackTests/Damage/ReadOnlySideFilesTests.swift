@@ -30,6 +30,34 @@ import Testing
         #expect(try names(folder) == before)
     }
 
+    @Test("a -shm another process still uses (its connection holds the lock) stays when a read-only store that created it goes away")
+    func sideFilesAnotherProcessUsesStay() throws {
+        let fixture = "wibosco-CoreDataMigration-Example/CoreDataMigration_Example_WAL.sqlite"
+        let url = try Fixtures.copyStore("stores/" + fixture)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let shm = url.path + "-shm"
+        #expect(!FileManager.default.fileExists(atPath: shm))
+        let bundle = try XcodeModelReader.readBundle(at: Fixtures.url("models/wibosco-CoreDataMigration-Example/CoreDataMigration_Example.xcdatamodeld"))
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        other.arguments = [url.path]
+        let input = Pipe(), output = Pipe()
+        other.standardInput = input
+        other.standardOutput = output
+        do {
+            let store = try SQLiteStore.open(url: url, bundle: bundle, readOnly: true)
+            _ = try store.storeEntities()
+            #expect(FileManager.default.fileExists(atPath: shm))
+            // The other process's connection, open on the same -shm until its input closes.
+            try other.run()
+            input.fileHandleForWriting.write(Data("SELECT count(*) FROM Z_PRIMARYKEY;\n".utf8))
+            _ = output.fileHandleForReading.availableData
+        }
+        #expect(FileManager.default.fileExists(atPath: shm), "the -shm in use by the other process was removed")
+        try input.fileHandleForWriting.close()
+        other.waitUntilExit()
+    }
+
     @Test("while a writing store of the same file is open, a read-only store leaves its -wal and -shm alone")
     func sideFilesInUseStay() throws {
         let lib = try LibraryStore()

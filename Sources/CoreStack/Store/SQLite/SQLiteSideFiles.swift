@@ -1,17 +1,11 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The `-wal` and `-shm` files SQLite creates next to a WAL-mode store even for a read-only
 /// connection, and when they can be removed again so reading a store leaves its folder as found.
 ///
-/// They may be removed only when no connection uses them: none of this process (counted here for
-/// every connection CoreStack opens to the file) and none of another process (SQLite keeps a shared
-/// lock on the `-shm` file's "dead man switch" bytes while a connection is open; `F_GETLK` sees it).
+/// They may be removed only when no connection uses them: none CoreStack opened in this process
+/// (counted here) and no other connection at all (SQLite keeps a lock on the `-shm` file while a
+/// connection is open; `/proc/locks` lists it).
 ///
 /// ```swift
 /// SQLiteSideFiles.opened(path)
@@ -37,7 +31,7 @@ enum SQLiteSideFiles {
             guard left <= 0, !hadWAL || !hadSHM else { return }
             let fm = FileManager.default
             let wal = path + "-wal", shm = path + "-shm"
-            guard !lockedByAnotherProcess(shm) else { return }
+            guard !lockedByAnyConnection(shm) else { return }
             if !hadWAL, let size = (try? fm.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue == 0 {
                 try? fm.removeItem(atPath: wal)
             }
@@ -47,20 +41,24 @@ enum SQLiteSideFiles {
         }
     }
 
-    /// Whether another process holds a lock on the `-shm` file's lock bytes (an open connection).
-    /// Called only when this process has no connection to the file: closing the descriptor
-    /// opened here drops this process's POSIX locks on the file, of which there are then none.
-    private static func lockedByAnotherProcess(_ shm: String) -> Bool {
-        let fd = open(shm, O_RDONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var probe = flock()
-        probe.l_type = Int16(F_WRLCK)
-        probe.l_whence = Int16(SEEK_SET)
-        // The eight WAL locks and the dead-man-switch byte (unix VFS: offsets 120 to 128).
-        probe.l_start = 120
-        probe.l_len = 9
-        guard fcntl(fd, F_GETLK, &probe) == 0 else { return true }
-        return probe.l_type != Int16(F_UNLCK)
+    /// Whether any connection, of this process or another, holds a lock on the `-shm` file (SQLite
+    /// keeps a shared lock on its "dead man switch" byte while a connection is open). Read from
+    /// `/proc/locks`, which lists every lock with its file's inode, so nothing is opened here:
+    /// opening and closing a descriptor of the file would drop this process's POSIX locks on it.
+    /// Where `/proc/locks` cannot be read, the answer is yes (the files stay).
+    private static func lockedByAnyConnection(_ shm: String) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: shm) else { return false }
+        guard let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value,
+            let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return true }
+        // "1: POSIX  ADVISORY  READ 1234 08:01:5678 128 128": the inode ends the sixth field.
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let location = fields.first(where: { $0.filter { $0 == ":" }.count == 2 }),
+                let last = location.split(separator: ":").last, let number = UInt64(last)
+            else { continue }
+            if number == inode { return true }
+        }
+        return false
     }
 }
