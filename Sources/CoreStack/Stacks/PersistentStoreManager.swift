@@ -123,6 +123,10 @@ open class PersistentStoreManager: @unchecked Sendable {
         if configuration.savesOnTermination { TerminationSaver.shared.register(self) }
     }
 
+    deinit {
+        if configuration.savesOnTermination { TerminationSaver.shared.pruneReleasedManagers() }
+    }
+
     // MARK: Shared instance
 
     private static let sharedLock = NSLock()
