@@ -160,4 +160,23 @@ import Testing
             try SQLiteStore(url: url, model: try LibraryStore.model())
         }
     }
+
+    @Test("an empty store file beside a -wal (found by the fuzzer: SQLite deleted the -wal as stale) is refused and the -wal kept")
+    func emptyFileBesideAWAL() throws {
+        let url = try Fixtures.copyStore("stores/wibosco-CoreDataMigration-Example/CoreDataMigration_Example_WAL.sqlite")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try Data().write(to: url)
+        let wal = try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal"))
+        let reason = "the file is empty, not an SQLite database (a -wal file beside it is left as it is)"
+        #expect(throws: CoreStackError.notAStore(path: url.path, reason: reason)) { try SQLiteStore.metadata(at: url) }
+        let bundle = try XcodeModelReader.readBundle(at: Fixtures.url("models/wibosco-CoreDataMigration-Example/CoreDataMigration_Example.xcdatamodeld"))
+        for readOnly in [true, false] {
+            #expect(throws: CoreStackError.notAStore(path: url.path, reason: reason)) {
+                try SQLiteStore.open(url: url, bundle: bundle, readOnly: readOnly)
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: url.path + "-wal")) == wal)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).sorted()
+            == [url.lastPathComponent, url.lastPathComponent + "-wal"])
+    }
 }

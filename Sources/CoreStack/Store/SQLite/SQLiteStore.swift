@@ -319,9 +319,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreStackError.notAStore(path: path, reason: "the file does not exist")
         }
-        func size(_ p: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber)?.intValue ?? 0 }
-        if size(path) == 0 && size(path + "-wal") == 0 {
-            throw CoreStackError.notAStore(path: path, reason: "the file is empty, not an SQLite database")
+        // Refused before SQLite sees it: SQLite takes an empty file for a new database and deletes
+        // a -wal beside it as stale, even on a read-only connection.
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        if size == 0 {
+            let wal = FileManager.default.fileExists(atPath: path + "-wal") ? " (a -wal file beside it is left as it is)" : ""
+            throw CoreStackError.notAStore(path: path, reason: "the file is empty, not an SQLite database" + wal)
         }
         var config = Configuration()
         config.readonly = true
