@@ -343,9 +343,35 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             return try queue.read(body)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
             throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY {
+            throw readOnlyLocationError(path: path) ?? storeError(error, path: path)
         } catch {
             throw storeError(error, path: path)
         }
+    }
+
+    /// Why a WAL-mode store in a folder that cannot be written (read-only permissions or file
+    /// system) cannot be read, and what to do; nil when that is not the case. SQLite reads a
+    /// WAL-mode file only with its `-shm` index beside it, and makes that file when it is missing.
+    static func readOnlyLocationError(path: String) -> CoreStackError? {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard access(folder.isEmpty ? "." : folder, W_OK) != 0 else { return nil }
+        // Header bytes 18 and 19 (file format write and read versions) are 2 in WAL mode.
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 20)) ?? Data()
+        guard header.count == 20, header[18] == 2 || header[19] == 2 else { return nil }
+        let fm = FileManager.default
+        let name = (path as NSString).lastPathComponent
+        guard !fm.fileExists(atPath: path + "-shm") else { return nil }
+        let wal = ((try? fm.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.intValue ?? 0
+        let files = wal > 0 ? "\(name) and \(name)-wal" : name
+        return .sqlite(
+            path: path,
+            message: "the store is in WAL mode and SQLite must create \(name)-shm beside it to read it, "
+                + "but \(folder) cannot be written (read-only folder or file system)"
+                + (wal > 0 ? "; its -wal file holds changes not yet in the store file" : "")
+                + ". Copy \(files) to a writable folder and open the copy")
     }
 
     /// The rows of `Z_PRIMARYKEY`, each value checked (``StoreFileDecoder``).
