@@ -28,6 +28,8 @@ enum CaseProbe {
                 try body()
             } catch is CoreStackError {
                 // A typed refusal: what the framework must do with a damaged file.
+            } catch is StackError {
+                // The ready-made stacks' own typed errors.
             } catch {
                 Output.say("untyped error in \(what): \(String(reflecting: error))")
                 status = .untypedError
@@ -47,6 +49,29 @@ enum CaseProbe {
         if let change = before.change(to: after) {
             Output.say("read-only use changed the files: \(change)")
             return .fileChanged
+        }
+
+        // The shared-stack manager on a copy of the file as damaged: opened, quick-checked,
+        // quarantined and replaced by a fresh store when damaged; then used.
+        attempt("PersistentStoreManager") {
+            let folder = store.deletingLastPathComponent().appendingPathComponent("manager", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let copy = folder.appendingPathComponent(store.lastPathComponent)
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: store.path + suffix) {
+                try FileManager.default.copyItem(atPath: store.path + suffix, toPath: copy.path + suffix)
+            }
+            let manager = try PersistentStoreManager(configuration: .init(
+                model: bundle.currentVersion, storeURL: copy, savesOnTermination: false, log: { _ in }))
+            let context = manager.managedObjectContext
+            try context.performAndWait {
+                for entity in bundle.currentVersion.entities {
+                    _ = try context.count(for: FetchRequest<ManagedObject>(entityName: entity.name))
+                }
+                if let entity = bundle.currentVersion.entities.first(where: { !$0.isAbstract }) {
+                    _ = try context.insertObject(forEntityName: entity.name)
+                    do { try context.save() } catch CoreStackError.validation { }
+                }
+            }
         }
 
         // Writing: through a context, then opened again.
