@@ -86,6 +86,11 @@ public final class TerminationSaver: @unchecked Sendable {
     }
 
     /// Whether the handlers are installed (a manager is registered).
+    ///
+    /// ```swift
+    /// TerminationSaver.shared.deregister(manager)
+    /// TerminationSaver.shared.isInstalled   // false when it was the last one
+    /// ```
     public var isInstalled: Bool { lock.withLock { installed } }
 
     /// Saves every live registered manager (waiting at most `timeout` seconds each for the main queue).
