@@ -148,6 +148,19 @@ import Testing
         #expect(throws: CoreStackError.self) { try store.rows(for: [id]) }
     }
 
+    @Test("a row whose Z_OPT is the largest integer (a save would overflow it) makes the fetch throw storeCorrupted")
+    func rowVersionAtTheLimit() throws {
+        let url = try DamagedStoreTests.makeStore()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try StoreDamage.sqlite3(url, "UPDATE ZBOOK SET Z_OPT = 9223372036854775807 WHERE Z_PK = 2")
+        let store = try SQLiteStore(url: url, model: try LibraryStore.model())
+        let book = store.model.entity(named: "Book") ?? store.model.entities[0]
+        let reason = "ZBOOK.Z_OPT of the row Z_PK = 2 holds 9223372036854775807, the largest integer: not a version a save can follow"
+        #expect(throws: CoreStackError.storeCorrupted(path: url.path, reason: reason)) { try store.fetch(StoreFetchRequest(entity: book)) }
+        let id = ManagedObjectID(entity: book, storeIdentifier: store.identifier, primaryKey: 2)
+        #expect(throws: CoreStackError.storeCorrupted(path: url.path, reason: reason)) { try store.rows(for: [id]) }
+    }
+
     @Test("an empty file is 'empty, not an SQLite database'")
     func emptyFile() throws {
         let url = try Fixtures.temporaryFolder().appendingPathComponent("empty.sqlite")

@@ -166,6 +166,12 @@ extension SQLiteStore {
             if Int(ent) != number, !use(entityNumber: Int(ent)) { return nil }
             guard let current else { return nil }
             let version = SQLiteRawBinding.int64(h, 2) ?? 0
+            // A save writes version + 1: the largest integer is damage, not a version (found by
+            // corestack-store-fuzz, seed 13: a save trapped on the overflow).
+            if version == Int64.max {
+                throw CoreStackError.storeCorrupted(
+                    path: store.path, reason: "\(table).Z_OPT of the row Z_PK = \(pk) holds \(version), the largest integer: not a version a save can follow")
+            }
             let n = columnIndex.count
             // Reserved, then appended: `reserveCapacity` is specialised here, whereas the
             // unsafe-uninitialized initialiser looks the array's storage class up at run time.

@@ -65,6 +65,16 @@ extension SQLiteStore {
         return i
     }
 
+    /// The version a save writes for `change`: one more than the version read.
+    private func nextVersion(_ change: StoreRowChange) throws -> Int64 {
+        let (next, overflow) = change.expectedVersion.addingReportingOverflow(1)
+        guard !overflow else {
+            throw CoreStackError.storeCorrupted(
+                path: path, reason: "\(change.objectID) has version \(change.expectedVersion), the largest integer: it cannot be saved again")
+        }
+        return next
+    }
+
     private func currentVersion(_ db: Database, table: String, pk: Int64) throws -> Int64 {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"), arguments: [pk]) else {
             return 0
@@ -92,7 +102,7 @@ extension SQLiteStore {
                     insertPlans[entityKey] = (plan, statement)
                 }
                 let pk = try key(change.objectID)
-                let version = change.expectedVersion + 1
+                let version = try nextVersion(change)
                 let h = statement.sqliteStatement
                 SQLiteRawBinding.bind(h, 1, pk)
                 SQLiteRawBinding.bind(h, 2, Int64(plan.mapping.number))
@@ -116,7 +126,7 @@ extension SQLiteStore {
                     updatePlans[entityKey] = (plan, statement)
                 }
                 let pk = try key(change.objectID)
-                let version = change.expectedVersion + 1
+                let version = try nextVersion(change)
                 let h = statement.sqliteStatement
                 var i = try bindColumns(change, plan: plan, to: h, from: 1)
                 SQLiteRawBinding.bind(h, i, version); i += 1
