@@ -63,6 +63,14 @@ let package = Package(
             name: "corestack-fuzz",
             dependencies: ["CoreStack"]
         ),
+        // Damaged-store fuzzer: mutates Tests/Fixtures/stores and runs each case in a child process.
+        .executableTarget(
+            name: "corestack-store-fuzz",
+            dependencies: [
+                "CoreStack",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "corestack-stack-probe",
             dependencies: ["CoreStack"]

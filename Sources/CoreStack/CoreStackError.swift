@@ -34,6 +34,16 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     case mergeConflict([MergeConflict])
     /// The file is not a Core Data store, or is corrupt.
     case notAStore(path: String, reason: String)
+    /// The file is a store, but damaged: SQLite found a malformed page (`SQLITE_CORRUPT`), an
+    /// integrity check failed, or a value of the store's own tables (`Z_PRIMARYKEY`,
+    /// `Z_METADATA`, …) has the wrong type; `reason` names the table, column and row when known.
+    ///
+    /// ```swift
+    /// catch let CoreStackError.storeCorrupted(path, reason) {
+    ///     print(path, reason) // …/Notes.sqlite Z_PRIMARYKEY.Z_MAX of the row Z_ENT = 1 holds the text "x", not an integer
+    /// }
+    /// ```
+    case storeCorrupted(path: String, reason: String)
     /// The store's schema does not match the model (no version of the model fits).
     case modelMismatch(path: String, differences: [String])
     /// The store was written with another model version than the current one and was opened for writing.
@@ -78,6 +88,8 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
                 + conflicts.map(\.description).joined(separator: "; ")
         case let .notAStore(path, reason):
             return "\(path) is not a CoreStack/Core Data store: \(reason)"
+        case let .storeCorrupted(path, reason):
+            return "the store \(path) is damaged: \(reason)"
         case let .modelMismatch(path, differences):
             return "the store \(path) does not match the model: " + differences.joined(separator: "; ")
         case let .migrationRequired(path, storeVersion, currentVersion):

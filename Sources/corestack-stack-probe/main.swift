@@ -1,6 +1,8 @@
 // A helper for CoreStack's tests: sets up a PersistentStoreManager over the store at argv[1],
 // inserts a Note without saving, prints "ready", then waits (servicing the main queue) for a
-// signal. With argv[2] == "exit" it calls exit(0) instead of waiting.
+// signal. With argv[2] == "exit" it calls exit(0) instead of waiting; with "handler" it first
+// installs its own SIGHUP handler (printing "handled"), as an application with its own signal
+// handling would, and then waits.
 import CoreStack
 import Foundation
 
@@ -11,6 +13,13 @@ guard arguments.count >= 2 else {
 }
 let mode = arguments.count >= 3 ? arguments[2] : "wait"
 let text = arguments.count >= 4 ? arguments[3] : "unsaved at termination"
+
+if mode == "handler" {
+    signal(SIGHUP) { _ in
+        let line: StaticString = "handled\n"
+        _ = write(1, line.utf8Start, line.utf8CodeUnitCount)
+    }
+}
 
 do {
     let model = try ManagedObjectModel(versionName: "Probe") {

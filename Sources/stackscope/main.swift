@@ -162,14 +162,17 @@ extension StackScopeCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Write the demo library store (deterministic: the same size gives the same content).")
 
-            @Argument(help: "Where to write the store (the file must not exist).")
+            @Argument(help: "Where to write the store (it must not exist unless --force).")
             var path: String
 
             @Option(help: "About how many objects to create.")
             var size: Int = 300
 
+            @Flag(help: "Replace the file if it exists.")
+            var force = false
+
             func run() throws {
-                try report { try DemoCommand.create(path: path, size: size) }
+                try report { try DemoCommand.create(path: path, size: size, force: force) }
             }
         }
     }

@@ -16,8 +16,10 @@ import Testing
             #expect(sourceLocation: sourceLocation) {
                 try SQLiteStore(url: url, model: model, readOnly: readOnly)
             } throws: { error in
-                guard case let CoreStackError.notAStore(path, _) = error else { return false }
-                return path == url.path
+                switch error {
+                case let CoreStackError.notAStore(path, _), let CoreStackError.storeCorrupted(path, _): return path == url.path
+                default: return false
+                }
             }
             #expect(throws: CoreStackError.self, sourceLocation: sourceLocation) {
                 try SQLiteStore.open(url: url, bundle: ManagedObjectModelBundle(model: model), readOnly: readOnly)

@@ -23,7 +23,12 @@ enum StackScopeBinary {
 
     /// Runs the binary with `arguments`, output captured through files (no pipe can fill up).
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let binary = try #require(url)
+        try run(executable: try #require(url).path, arguments, environment: environment)
+    }
+
+    /// Runs `executable` (the binary, or a program that runs it) with `arguments`.
+    static func run(executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let binary = URL(fileURLWithPath: executable)
         let dir = try TestSupport.temporaryDirectory()
         let out = dir.appendingPathComponent("stdout")
         let err = dir.appendingPathComponent("stderr")

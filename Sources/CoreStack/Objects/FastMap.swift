@@ -157,6 +157,9 @@ final class FastMapStorage<Key: FastHashKey, Value> {
     private(set) var count = 0
     private let entries: UnsafeMutablePointer<Entry>
     private let mask: Int
+    /// Whether `entries` came from `calloc` (released with `free`) or from Swift's allocator
+    /// (released with `deallocate`): each allocator must get its own memory back.
+    private let fromCalloc: Bool
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -166,8 +169,10 @@ final class FastMapStorage<Key: FastHashKey, Value> {
         let stride = MemoryLayout<Entry>.stride
         if let zeroed = calloc(capacity, stride) {
             entries = zeroed.bindMemory(to: Entry.self, capacity: capacity)
+            fromCalloc = true
         } else {
             entries = .allocate(capacity: capacity)
+            fromCalloc = false
             let raw = UnsafeMutableRawPointer(entries)
             for i in 0..<capacity { raw.storeBytes(of: UInt64(0), toByteOffset: i * stride, as: UInt64.self) }
         }
@@ -176,7 +181,7 @@ final class FastMapStorage<Key: FastHashKey, Value> {
 
     deinit {
         for i in 0..<capacity where hashAt(i) != 0 { (entries + i).deinitialize(count: 1) }
-        free(entries)
+        if fromCalloc { free(entries) } else { entries.deallocate() }
     }
 
     @inline(__always)

@@ -16,6 +16,9 @@ import Foundation
 /// it is local data that can be restored from elsewhere. A store that cannot be opened (corrupt,
 /// not a database, another model) is moved aside next to it under a timestamped name, never
 /// silently deleted, and a fresh store replaces it; ``dataStoreWasResetOrCreatedOnLoad`` tells.
+/// A folder (or anything else that is not a file) where the store file belongs is moved aside the
+/// same way. A store of up to ``quickCheckSizeLimit`` bytes is checked with SQLite's
+/// `PRAGMA quick_check` when it is opened, so a damaged page is found then rather than by a fetch.
 ///
 /// The manager saves by itself when the process is told to end (SIGTERM, SIGINT, SIGHUP), when
 /// it is suspended (SIGTSTP) and at normal exit (`exit`). Subclass it for the hooks
@@ -118,6 +121,10 @@ open class PersistentStoreManager: @unchecked Sendable {
             concurrencyType: .mainQueue, coordinator: persistentStoreCoordinator, name: "PersistentStoreManager.main")
         managedObjectContext.mergePolicy = .mergeByPropertyObjectTrump
         if configuration.savesOnTermination { TerminationSaver.shared.register(self) }
+    }
+
+    deinit {
+        if configuration.savesOnTermination { TerminationSaver.shared.pruneReleasedManagers() }
     }
 
     // MARK: Shared instance
@@ -249,30 +256,77 @@ open class PersistentStoreManager: @unchecked Sendable {
         var reason: String?
     }
 
+    /// The largest store (with its `-wal` file) the manager checks with `PRAGMA quick_check` when it
+    /// opens it: 32 MiB, a check of well under a second on a slow disk (the check reads every page
+    /// once). Larger stores open unchecked; damage in them surfaces as
+    /// ``CoreStackError/storeCorrupted(path:reason:)`` from the fetch or save that reads it.
+    ///
+    /// ```swift
+    /// PersistentStoreManager.quickCheckSizeLimit   // 33_554_432
+    /// ```
+    public static let quickCheckSizeLimit: Int64 = 32 << 20
+
     /// Opens the store, or moves an unusable one aside and creates a fresh one.
+    ///
+    /// Unusable: not a file (a folder, a socket, … where the store file belongs), not an SQLite
+    /// database, damaged (``SQLiteStore/quickCheck(at:)`` fails for a store up to
+    /// ``quickCheckSizeLimit``, or a bookkeeping value is wrong), or written with another model.
     static func openStore(at url: URL, model: ManagedObjectModel, log: @Sendable (String) -> Void) throws -> OpenedStore {
-        try StoreLocation.prepareFolder(for: url)
-        let existed = FileManager.default.fileExists(atPath: url.path)
-        if !existed {
-            return OpenedStore(store: try SQLiteStore(url: url, model: model), resetOrCreated: true)
+        var reason: String?
+        if let kind = nonFileKind(at: url) {
+            reason = "\(url.lastPathComponent)\(kind.suffix) is \(kind.kind), not a file"
+        } else {
+            try StoreLocation.prepareFolder(for: url)
+            if !FileManager.default.fileExists(atPath: url.path) {
+                return OpenedStore(store: try SQLiteStore(url: url, model: model), resetOrCreated: true)
+            }
+            do {
+                if storeSize(at: url) <= quickCheckSizeLimit { try SQLiteStore.quickCheck(at: url) }
+                return OpenedStore(store: try SQLiteStore(url: url, model: model), resetOrCreated: false)
+            } catch let error as CoreStackError where isUnusableStore(error) {
+                reason = error.description
+            }
         }
-        let reason: String
-        do {
-            return OpenedStore(store: try SQLiteStore(url: url, model: model), resetOrCreated: false)
-        } catch let error as CoreStackError where isUnusableStore(error) {
-            reason = error.description
-        }
+        let why = reason ?? "unusable"
         let moved = try StoreLocation.quarantineStore(at: url)
-        log("the store \(url.path) could not be opened (\(reason)); moved it to \(moved.path) and created a fresh store")
+        log("the store \(url.path) could not be opened (\(why)); moved it to \(moved.path) and created a fresh store")
+        try StoreLocation.prepareFolder(for: url)
         let store = try SQLiteStore(url: url, model: model)
-        return OpenedStore(store: store, resetOrCreated: true, quarantinedURL: moved, reason: reason)
+        return OpenedStore(store: store, resetOrCreated: true, quarantinedURL: moved, reason: why)
+    }
+
+    /// What stands where the store file or its `-wal`/`-shm` file belongs when it is not a regular
+    /// file (a symbolic link counts as what it points to); nil when each is a file or absent.
+    static func nonFileKind(at url: URL) -> (suffix: String, kind: String)? {
+        let fm = FileManager.default
+        for suffix in StoreLocation.fileSuffixes {
+            let path = URL(fileURLWithPath: url.path + suffix).resolvingSymlinksInPath().path
+            guard let type = (try? fm.attributesOfItem(atPath: path))?[.type] as? FileAttributeType else { continue }
+            switch type {
+            case .typeRegular: continue
+            case .typeDirectory: return (suffix, "a folder")
+            case .typeSymbolicLink: return (suffix, "a symbolic link that leads nowhere")
+            case .typeSocket: return (suffix, "a socket")
+            case .typeCharacterSpecial, .typeBlockSpecial: return (suffix, "a device")
+            default: return (suffix, "not a regular file (\(type.rawValue))")
+            }
+        }
+        return nil
+    }
+
+    /// The bytes of the store file and its `-wal` file.
+    static func storeSize(at url: URL) -> Int64 {
+        ["", "-wal"].reduce(Int64(0)) { sum, suffix in
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path + suffix))?[.size] as? NSNumber
+            return sum + (size?.int64Value ?? 0)
+        }
     }
 
     /// Errors that mean the file itself is unusable (as opposed to, say, a locked database or a
     /// folder without permission, where moving the file aside would not help).
     static func isUnusableStore(_ error: CoreStackError) -> Bool {
         switch error {
-        case .notAStore, .modelMismatch, .migrationRequired, .invalidModel:
+        case .notAStore, .storeCorrupted, .modelMismatch, .migrationRequired, .invalidModel:
             return true
         case let .sqlite(_, message):
             let m = message.lowercased()

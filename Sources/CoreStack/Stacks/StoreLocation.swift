@@ -122,9 +122,11 @@ public enum StoreLocation {
             return folder.appendingPathComponent(name)
         }
         var n = 0
-        while fileSuffixes.contains(where: { fm.fileExists(atPath: candidate(n).path + $0) }) { n += 1 }
+        // Whatever stands there counts, a symbolic link that leads nowhere too (`fileExists` follows links).
+        func exists(_ path: String) -> Bool { (try? fm.attributesOfItem(atPath: path)) != nil }
+        while fileSuffixes.contains(where: { exists(candidate(n).path + $0) }) { n += 1 }
         let target = candidate(n)
-        for suffix in fileSuffixes where fm.fileExists(atPath: storeURL.path + suffix) {
+        for suffix in fileSuffixes where exists(storeURL.path + suffix) {
             do {
                 try fm.moveItem(atPath: storeURL.path + suffix, toPath: target.path + suffix)
             } catch {

@@ -17,8 +17,14 @@ import Darwin
 /// `SIG_IGN` so they do not kill the process first); each save waits at most a few seconds for
 /// the main queue, so a program whose main thread is blocked still ends.
 ///
+/// It composes with the dispositions the process had when the first manager registered: after
+/// saving, a signal the application handled runs the application's handler (and the process goes
+/// on), a signal it ignored is ignored, and a signal left at its default ends or stops the process
+/// as above. When the last manager is deregistered (or goes away), those dispositions are restored.
+///
 /// ```swift
-/// TerminationSaver.shared.register(manager)   // done by PersistentStoreManager's init
+/// TerminationSaver.shared.register(manager)     // done by PersistentStoreManager's init
+/// TerminationSaver.shared.deregister(manager)   // the process's own signal handling is back
 /// ```
 public final class TerminationSaver: @unchecked Sendable {
     /// The process-wide saver.
@@ -31,6 +37,9 @@ public final class TerminationSaver: @unchecked Sendable {
     private var managers: [WeakManager] = []
     private var sources: [any DispatchSourceSignal] = []
     private var installed = false
+    private var exitHookInstalled = false
+    /// The dispositions the signals had before the handlers were installed.
+    private var previous: [Int32: sigaction] = [:]
     private let queue = DispatchQueue(label: "CoreStack.TerminationSaver")
 
     private struct WeakManager {
@@ -52,6 +61,38 @@ public final class TerminationSaver: @unchecked Sendable {
         if install { installHandlers() }
     }
 
+    /// Removes a manager; when no live manager is left, the signal handlers go and the
+    /// dispositions the process had before the first registration are restored.
+    ///
+    /// ```swift
+    /// TerminationSaver.shared.deregister(manager)
+    /// ```
+    public func deregister(_ manager: PersistentStoreManager) {
+        let uninstall: Bool = lock.withLock {
+            managers.removeAll { $0.manager == nil || $0.manager === manager }
+            return installed && managers.isEmpty
+        }
+        if uninstall { uninstallHandlers() }
+    }
+
+    /// Drops managers that went away, and uninstalls the handlers if none is left (called from a
+    /// manager's `deinit`, where the weak reference to it is already nil).
+    func pruneReleasedManagers() {
+        let uninstall: Bool = lock.withLock {
+            managers.removeAll { $0.manager == nil }
+            return installed && managers.isEmpty
+        }
+        if uninstall { uninstallHandlers() }
+    }
+
+    /// Whether the handlers are installed (a manager is registered).
+    ///
+    /// ```swift
+    /// TerminationSaver.shared.deregister(manager)
+    /// TerminationSaver.shared.isInstalled   // false when it was the last one
+    /// ```
+    public var isInstalled: Bool { lock.withLock { installed } }
+
     /// Saves every live registered manager (waiting at most `timeout` seconds each for the main queue).
     ///
     /// ```swift
@@ -64,10 +105,13 @@ public final class TerminationSaver: @unchecked Sendable {
 
     private func installHandlers() {
         var made: [any DispatchSourceSignal] = []
+        var saved: [Int32: sigaction] = [:]
         // A source registers with the kernel asynchronously, and an ignored signal that arrives
         // before that is lost: wait until every source is registered before returning.
         let registered = DispatchGroup()
         for sig in Self.terminationSignals + [SIGTSTP] {
+            var old = sigaction()
+            if sigaction(sig, nil, &old) == 0 { saved[sig] = old }
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
             source.setEventHandler { [weak self] in self?.handle(sig) }
@@ -77,12 +121,71 @@ public final class TerminationSaver: @unchecked Sendable {
             made.append(source)
         }
         _ = registered.wait(timeout: .now() + 5)
-        lock.withLock { sources = made }
-        atexit { TerminationSaver.shared.saveAll(timeout: 2) }
+        let hookExit: Bool = lock.withLock {
+            sources = made
+            previous = saved
+            defer { exitHookInstalled = true }
+            return !exitHookInstalled
+        }
+        // Once per process (atexit cannot be undone); with no manager registered it saves nothing.
+        if hookExit { atexit { TerminationSaver.shared.saveAll(timeout: 2) } }
+    }
+
+    private func uninstallHandlers() {
+        let (made, saved): ([any DispatchSourceSignal], [Int32: sigaction]) = lock.withLock {
+            defer {
+                sources = []
+                previous = [:]
+                installed = false
+            }
+            return (sources, previous)
+        }
+        for source in made { source.cancel() }
+        for (sig, old) in saved {
+            var old = old
+            sigaction(sig, &old, nil)
+        }
+    }
+
+    /// What the process did with `sig` before the handlers were installed.
+    private enum Previous {
+        case byDefault, ignored
+        case handler(@convention(c) (Int32) -> Void)
+        case infoHandler(@convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void)
+    }
+
+    private func previousDisposition(_ sig: Int32) -> Previous {
+        guard let old = lock.withLock({ previous[sig] }) else { return .byDefault }
+        #if canImport(Glibc)
+        if old.sa_flags & Int32(SA_SIGINFO) != 0, let f = old.__sigaction_handler.sa_sigaction { return .infoHandler(f) }
+        let h = old.__sigaction_handler.sa_handler
+        #else
+        if old.sa_flags & Int32(SA_SIGINFO) != 0, let f = old.__sigaction_u.__sa_sigaction { return .infoHandler(f) }
+        let h = old.__sigaction_u.__sa_handler
+        #endif
+        guard let h else { return .byDefault }
+        let raw = unsafeBitCast(h, to: Int.self)
+        if raw == unsafeBitCast(SIG_IGN, to: Int.self) { return .ignored }
+        if raw == unsafeBitCast(SIG_DFL, to: Int.self) { return .byDefault }
+        return .handler(h)
     }
 
     private func handle(_ sig: Int32) {
         saveAll()
+        switch previousDisposition(sig) {
+        case .ignored:
+            return
+        case let .handler(h):
+            h(sig)
+            return
+        case let .infoHandler(f):
+            var info = siginfo_t()
+            info.si_signo = sig
+            f(sig, &info, nil)
+            return
+        case .byDefault:
+            break
+        }
         if sig == SIGTSTP {
             // SIGTSTP is ignored so the dispatch source sees it; stop the way its default action would.
             kill(getpid(), SIGSTOP)

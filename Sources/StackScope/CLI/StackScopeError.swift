@@ -14,6 +14,8 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case unsupportedModelPath(path: String)
     /// The file to create already exists (and is not a demo store that may be replaced).
     case fileExists(path: String)
+    /// `demo create` onto a path that exists, without `--force`.
+    case alreadyExists(path: String)
     /// The entity named on the command line is not in the model.
     case unknownEntity(name: String, available: [String])
     /// The `--sort` key is not an attribute of the entity.
@@ -33,6 +35,8 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(path) is not a model: expected a .xcdatamodeld or .xcdatamodel path"
         case let .fileExists(path):
             return "\(path) already exists and is not a demo store; choose another path or remove it first"
+        case let .alreadyExists(path):
+            return "\(path) already exists; choose another path, or pass --force to replace it"
         case let .unknownEntity(name, available):
             return "the model has no entity named \"\(name)\" (entities: \(available.joined(separator: ", ")))"
         case let .unknownSortKey(key, entity, available):

@@ -20,7 +20,7 @@ final class CountingStoreManager: PersistentStoreManager, @unchecked Sendable {
 
 /// How a test spoils a store file.
 enum SpoiledStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case truncated, randomBytes, foreignSQLiteDatabase, storeOfAnotherModel
+    case truncated, randomBytes, foreignSQLiteDatabase, storeOfAnotherModel, textInPrimaryKeyMax, overwrittenDataPage
     var testDescription: String { rawValue }
 }
 
@@ -121,6 +121,16 @@ struct PersistentStoreManagerStackTests {
                 EntityDescription("Photo") { AttributeDescription("url", .string) }
             }
             _ = try SQLiteStore(url: url, model: other)
+        case .textInPrimaryKeyMax:
+            // Once crashed every launch (a trapping read of Z_MAX): now quarantined.
+            try Self.writeAuthors(3, to: url)
+            try StoreDamage.foldWAL(url)
+            try StoreDamage.sqlite3(url, "UPDATE Z_PRIMARYKEY SET Z_MAX = 'x' WHERE Z_NAME = 'Author'")
+        case .overwrittenDataPage:
+            // Only a read of the page finds it: the quick check at open does.
+            try Self.writeAuthors(200, to: url)
+            try StoreDamage.overwriteRootPage(of: "ZAUTHOR", in: url)
+            #expect(throws: Never.self) { try SQLiteStore(url: url, model: try LibraryModel.make()) }
         }
         let original = try Data(contentsOf: url)
         let log = Recorder<String>()
@@ -149,12 +159,39 @@ struct PersistentStoreManagerStackTests {
         #expect(throws: StackError.self) {
             _ = try PersistentStoreManager(configuration: Self.configuration(url))
         }
-        // A store folder whose store path is a folder: not quarantined (it is not a file), an error.
-        let dir = folder.url.appendingPathComponent("LocalData.sqlite", isDirectory: true)
+    }
+
+    @Test("a folder (or a dangling link) where the store file belongs is moved aside like any damage: fresh store, flag set, reason logged", arguments: ["", "-wal"])
+    func folderWhereTheStoreBelongs(suffix: String) async throws {
+        let folder = try StackTempFolder("manager")
+        let url = folder.file("LocalData.sqlite")
+        let dir = URL(fileURLWithPath: url.path + suffix, isDirectory: true)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        #expect(throws: (any Error).self) {
-            _ = try PersistentStoreManager(configuration: Self.configuration(dir))
-        }
+        try Data("keep me".utf8).write(to: dir.appendingPathComponent("inside.txt"))
+        let log = Recorder<String>()
+        let manager = try PersistentStoreManager(configuration: Self.configuration(url, log: log))
+        #expect(manager.dataStoreWasResetOrCreatedOnLoad)
+        let moved = try #require(manager.quarantinedStoreURL)
+        #expect(moved.lastPathComponent.hasPrefix("LocalData.quarantined-"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: moved.path + suffix).appendingPathComponent("inside.txt")) == Data("keep me".utf8))
+        #expect(manager.resetReason == "LocalData.sqlite\(suffix) is a folder, not a file")
+        #expect(log.values.contains { $0.contains("is a folder") })
+        try await Self.addAuthor("Fresh", to: manager)
+        #expect(try await Self.authorCount(manager) == 1)
+
+        // A symbolic link that leads nowhere.
+        let other = try StackTempFolder("manager")
+        let linked = other.file("LocalData.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: linked.path, withDestinationPath: other.file("gone/nowhere.sqlite").path)
+        let second = try PersistentStoreManager(configuration: Self.configuration(linked))
+        #expect(second.dataStoreWasResetOrCreatedOnLoad)
+        #expect(second.quarantinedStoreURL != nil)
+        #expect(second.resetReason == "LocalData.sqlite is a symbolic link that leads nowhere, not a file")
+    }
+
+    @Test("the quick check at open is bounded by quickCheckSizeLimit (32 MiB)")
+    func quickCheckBound() {
+        #expect(PersistentStoreManager.quickCheckSizeLimit == 32 * 1024 * 1024)
     }
 
     @Test("quarantining moves the -wal and -shm files too, under the same timestamped name")

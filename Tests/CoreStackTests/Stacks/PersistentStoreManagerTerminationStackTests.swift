@@ -116,6 +116,52 @@ struct PersistentStoreManagerTerminationStackTests {
         #expect(probe.process.terminationStatus == SIGTERM)
     }
 
+    @Test("a signal the application handles itself: saved, then the application's handler runs and the process goes on")
+    func applicationHandlerRunsAfterTheSave() async throws {
+        let folder = try StackTempFolder("probe")
+        let url = folder.file("LocalData.sqlite")
+        let probe = try StackProbe(storeURL: url, mode: "handler", text: "handled by the app")
+        #expect(await probe.waitUntilReady(), "the probe did not start: \(probe.text)")
+        #expect(kill(probe.process.processIdentifier, SIGHUP) == 0)
+        #expect(await eventually(30) { probe.text.contains("handled") }, "the application's handler did not run: \(probe.text)")
+        #expect(try StackProbe.notes(at: url) == ["handled by the app"])
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(probe.process.isRunning, "SIGHUP ended the process although the application handles it")
+        #expect(kill(probe.process.processIdentifier, SIGTERM) == 0)
+        #expect(await probe.waitUntilExit())
+        #expect(probe.process.terminationStatus == SIGTERM)
+    }
+
+    @Test("deregistering the last manager restores the dispositions the process had (handler, ignored, default)")
+    func deregisterRestoresDispositions() throws {
+        func disposition(_ sig: Int32) -> Int {
+            var current = sigaction()
+            sigaction(sig, nil, &current)
+            return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+        }
+        let signals = TerminationSaver.terminationSignals + [SIGTSTP]
+        // The application's own: a handler for SIGHUP, SIGINT ignored (restored after the test).
+        var originalHUP = sigaction(), originalINT = sigaction()
+        sigaction(SIGHUP, nil, &originalHUP)
+        sigaction(SIGINT, nil, &originalINT)
+        defer {
+            sigaction(SIGHUP, &originalHUP, nil)
+            sigaction(SIGINT, &originalINT, nil)
+        }
+        signal(SIGHUP) { _ in }
+        signal(SIGINT, SIG_IGN)
+        let before = signals.map(disposition)
+        let folder = try StackTempFolder("saver")
+        let manager = try PersistentStoreManager(configuration: .init(
+            model: try LibraryModel.make(), storeURL: folder.file("LocalData.sqlite"), savesOnTermination: false, log: { _ in }))
+        TerminationSaver.shared.register(manager)
+        #expect(TerminationSaver.shared.isInstalled)
+        #expect(disposition(SIGHUP) != before[2], "the saver did not take SIGHUP over")
+        TerminationSaver.shared.deregister(manager)
+        #expect(!TerminationSaver.shared.isInstalled)
+        #expect(signals.map(disposition) == before)
+    }
+
     @Test("a normal exit saves")
     func exitSaves() async throws {
         let folder = try StackTempFolder("probe")

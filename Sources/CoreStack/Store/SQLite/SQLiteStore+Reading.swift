@@ -29,9 +29,10 @@ extension SQLiteStore {
             var chunk: [StoreRow] = []
             chunk.reserveCapacity(Self.chunkSize)
             var decoder = RowDecoder(store: self)
+            decoder.table = try schema.mapping(for: request.entity).table
             var delivered = 0
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                guard let r = decoder.decode(h) else { return }
+                guard let r = try decoder.decode(h) else { return }
                 chunk.append(r)
                 if chunk.count == Self.chunkSize {
                     delivered += chunk.count
@@ -53,10 +54,18 @@ extension SQLiteStore {
     func expectedCount(_ request: StoreFetchRequest) throws -> Int {
         guard request.predicate == nil, let root = try? schema.mapping(for: request.entity.rootEntity) else { return 0 }
         let max = try readStatement { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [root.number])
+            try Self.primaryKeyMax(db, entityNumber: root.number, path: path)
         }
-        let rows = Swift.min(Swift.max(0, (max ?? 0) - request.fetchOffset), Self.maximumExpectedCount)
+        let rows = Int(clamping: Swift.min(Swift.max(0, (max ?? 0) - Int64(request.fetchOffset)), Int64(Self.maximumExpectedCount)))
         return request.fetchLimit > 0 ? Swift.min(rows, request.fetchLimit) : rows
+    }
+
+    /// `Z_MAX` of entity `number` in `Z_PRIMARYKEY` (nil: no row, or NULL), checked.
+    static func primaryKeyMax(_ db: Database, entityNumber number: Int, path: String) throws -> Int64? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?"), arguments: [number]) else {
+            return nil
+        }
+        return try StoreFileDecoder(path: path, table: "Z_PRIMARYKEY").integer(row, 0, column: "Z_MAX", row: "Z_ENT = \(number)")
     }
 
     public func count(_ request: StoreFetchRequest) throws -> Int {
@@ -115,6 +124,8 @@ extension SQLiteStore {
     /// reached unretained, so a row costs one retain of it (the object ID's) and no others.
     struct RowDecoder {
         let store: SQLiteStore
+        /// The table the rows come from (for errors).
+        var table = "an entity table"
         /// The store's interned identifier (looked up once per query, not per row).
         let storeToken: UInt32
         private var number = -1
@@ -148,11 +159,19 @@ extension SQLiteStore {
         }
 
         /// A store row from the statement's current row; nil for a row of an entity the model lacks.
-        mutating func decode(_ h: SQLiteStatement) -> StoreRow? {
-            guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else { return nil }
+        /// - Throws: ``CoreStackError/storeCorrupted(path:reason:)`` for a row whose `Z_PK` or
+        ///   `Z_ENT` is NULL or not an integer (Core Data writes both in every row).
+        mutating func decode(_ h: SQLiteStatement) throws -> StoreRow? {
+            guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else { throw damagedKeys(h) }
             if Int(ent) != number, !use(entityNumber: Int(ent)) { return nil }
             guard let current else { return nil }
             let version = SQLiteRawBinding.int64(h, 2) ?? 0
+            // A save writes version + 1: the largest integer is damage, not a version (found by
+            // corestack-store-fuzz, seed 13: a save trapped on the overflow).
+            if version == Int64.max {
+                throw CoreStackError.storeCorrupted(
+                    path: store.path, reason: "\(table).Z_OPT of the row Z_PK = \(pk) holds \(version), the largest integer: not a version a save can follow")
+            }
             let n = columnIndex.count
             // Reserved, then appended: `reserveCapacity` is specialised here, whereas the
             // unsafe-uninitialized initialiser looks the array's storage class up at run time.
@@ -173,6 +192,13 @@ extension SQLiteStore {
                     objectID: ManagedObjectID(entity: entity, storeToken: storeToken, primaryKey: pk),
                     snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
             }
+        }
+
+        /// The error for a row without an integer `Z_PK` or `Z_ENT`.
+        private func damagedKeys(_ h: SQLiteStatement) -> CoreStackError {
+            let pk = SQLiteRawBinding.int64(h, 0).map { "Z_PK = \($0)" } ?? "without an integer Z_PK"
+            let column = SQLiteRawBinding.int64(h, 0) == nil ? "Z_PK" : "Z_ENT"
+            return .storeCorrupted(path: store.path, reason: "\(table).\(column) of the row \(pk) is NULL or not an integer")
         }
 
         private func decodeToOne(_ h: SQLiteStatement) -> [ManagedObjectID?] {
@@ -210,6 +236,7 @@ extension SQLiteStore {
             var result: [StoreRow] = []
             for table in tables {
                 guard let plan = tablePlans[table], let keys = byTable[table] else { continue }
+                decoder.table = table
                 var start = 0
                 while start < keys.count {
                     let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
@@ -218,7 +245,7 @@ extension SQLiteStore {
                         + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
                     let statement = try db.cachedStatement(sql: sql)
                     try SQLiteRawBinding.forEachRow(statement, arguments: chunk.map(\.databaseValue), in: db) { h in
-                        if let r = decoder.decode(h) { result.append(r) }
+                        if let r = try decoder.decode(h) { result.append(r) }
                     }
                 }
             }
@@ -267,9 +294,13 @@ extension SQLiteStore {
                     of: "%@", with: Array(repeating: "?", count: chunk.count).joined(separator: ", "))
                 let statement = try db.cachedStatement(sql: sql)
                 let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
+                let decoder = StoreFileDecoder(path: path, table: destMapping.table)
                 while let row = try cursor.next() {
-                    guard let owner = row[0] as Int64?, let pk = row[1] as Int64?, let source = byKey[owner] else { continue }
-                    let entity = (row[2] as Int64?).flatMap { schema.entity(number: Int($0)) } ?? dest
+                    guard let pk = try decoder.integer(row, 1, column: "Z_PK", row: "?") else { continue }
+                    let label = "Z_PK = \(pk)"
+                    guard let owner = try decoder.integer(row, 0, column: "foreign key", row: label), let source = byKey[owner] else { continue }
+                    let entity = try decoder.integer(row, 2, column: "Z_ENT", row: label).flatMap { Int(exactly: $0) }
+                        .flatMap { schema.entity(number: $0) } ?? dest
                     result[source, default: []].append(ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk))
                 }
             }

@@ -16,7 +16,11 @@ extension SQLiteStore {
                     sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
                     arguments: [root.number, root.entity.name, count])
             }
-            let max = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", arguments: [root.number]) ?? Int64(count)
+            let max = try Self.primaryKeyMax(db, entityNumber: root.number, path: path) ?? Int64(count)
+            guard max >= Int64(count), max < Int64.max - Int64(count) else {
+                throw CoreStackError.storeCorrupted(
+                    path: path, reason: "Z_PRIMARYKEY.Z_MAX of the row Z_ENT = \(root.number) holds \(max), out of range")
+            }
             return Array((max - Int64(count) + 1)...max)
         }
     }
@@ -61,8 +65,21 @@ extension SQLiteStore {
         return i
     }
 
+    /// The version a save writes for `change`: one more than the version read.
+    private func nextVersion(_ change: StoreRowChange) throws -> Int64 {
+        let (next, overflow) = change.expectedVersion.addingReportingOverflow(1)
+        guard !overflow else {
+            throw CoreStackError.storeCorrupted(
+                path: path, reason: "\(change.objectID) has version \(change.expectedVersion), the largest integer: it cannot be saved again")
+        }
+        return next
+    }
+
     private func currentVersion(_ db: Database, table: String, pk: Int64) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"), arguments: [pk]) ?? 0
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"), arguments: [pk]) else {
+            return 0
+        }
+        return try StoreFileDecoder(path: path, table: table).integer(row, 0, column: "Z_OPT", row: "Z_PK = \(pk)") ?? 0
     }
 
     public func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
@@ -85,7 +102,7 @@ extension SQLiteStore {
                     insertPlans[entityKey] = (plan, statement)
                 }
                 let pk = try key(change.objectID)
-                let version = change.expectedVersion + 1
+                let version = try nextVersion(change)
                 let h = statement.sqliteStatement
                 SQLiteRawBinding.bind(h, 1, pk)
                 SQLiteRawBinding.bind(h, 2, Int64(plan.mapping.number))
@@ -109,7 +126,7 @@ extension SQLiteStore {
                     updatePlans[entityKey] = (plan, statement)
                 }
                 let pk = try key(change.objectID)
-                let version = change.expectedVersion + 1
+                let version = try nextVersion(change)
                 let h = statement.sqliteStatement
                 var i = try bindColumns(change, plan: plan, to: h, from: 1)
                 SQLiteRawBinding.bind(h, i, version); i += 1

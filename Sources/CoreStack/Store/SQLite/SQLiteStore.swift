@@ -32,6 +32,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     let path: String
     let dbQueue: DatabaseQueue
+    /// For a read-only store: whether the `-wal` and `-shm` files existed when it opened. SQLite
+    /// creates them for a read-only connection to a WAL-mode file; ``deinit`` removes the ones
+    /// this store created (through ``SQLiteSideFiles``, which counts every store's connection),
+    /// so reading a store leaves its folder as it was found.
+    private let sideFilesAtOpen: (wal: Bool, shm: Bool)?
     let schema: SQLiteSchema
     let tablePlans: [String: TablePlan]
     let entityPlans: [Int: EntityPlan]
@@ -149,6 +154,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.model = model
         ModelRetention.retain(model)
         self.isReadOnly = readOnly
+        let fm = FileManager.default
+        sideFilesAtOpen = readOnly ? (fm.fileExists(atPath: path + "-wal"), fm.fileExists(atPath: path + "-shm")) : nil
+        SQLiteSideFiles.opened(path)
         var config = Configuration()
         config.readonly = readOnly
         config.busyMode = .timeout(10)
@@ -214,6 +222,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
     }
 
+    deinit {
+        // Side files go only once the connection is closed: an open connection still uses its -shm.
+        let closed = (try? dbQueue.close()) != nil
+        let had: (wal: Bool, shm: Bool) = closed ? sideFilesAtOpen ?? (true, true) : (true, true)
+        SQLiteSideFiles.closed(path, hadWAL: had.wal, hadSHM: had.shm)
+    }
+
     /// The binary property list of `Z_METADATA` for a new store.
     static func metadataPlist(model: ManagedObjectModel) throws -> Data {
         var hashes: [String: Any] = [:]
@@ -276,53 +291,118 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Reads what a file holds without changing it (a read-only connection).
     static func inspect(url: URL) throws -> Inspection {
-        try withReadOnlyConnection(url: url) { db in try inspect(db, path: url.path) }
+        try readOnlyAccess(url: url, label: "CoreStack.SQLiteStore.inspect") { db in try inspect(db, path: url.path) }
     }
 
     /// Runs `body` on a read-only connection to the file at `url`, leaving the file as it was found.
     static func withReadOnlyConnection<T>(url: URL, _ body: (Database) throws -> T) throws -> T {
+        try readOnlyAccess(url: url, label: "CoreStack.SQLiteStore.read", body)
+    }
+
+    /// Checks the file at `url` with SQLite's `PRAGMA quick_check` (every page of every table and
+    /// index is read and its structure checked, in time linear in the file's size), through a
+    /// read-only connection that leaves the file as it was found.
+    ///
+    /// ```swift
+    /// do { try SQLiteStore.quickCheck(at: url) }
+    /// catch let CoreStackError.storeCorrupted(_, reason) { print(reason) } // "quick_check: *** in database main *** …"
+    /// ```
+    /// - Throws: ``CoreStackError/storeCorrupted(path:reason:)`` with SQLite's first findings,
+    ///   ``CoreStackError/notAStore(path:reason:)`` for a file that is not an SQLite database.
+    public static func quickCheck(at url: URL) throws {
+        let path = url.path
+        let findings = try readOnlyAccess(url: url, label: "CoreStack.SQLiteStore.quickCheck") { db in
+            try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        }
+        guard findings != ["ok"] else { return }
+        let text = findings.joined(separator: "; ")
+        let cut = text.count > 300 ? String(text.prefix(300)) + "…" : text
+        throw CoreStackError.storeCorrupted(path: path, reason: "quick_check: " + (cut.isEmpty ? "no result" : cut))
+    }
+
+    /// Runs `body` on a read-only connection to the file at `url`, and removes the empty `-wal`
+    /// and `-shm` files SQLite creates for a WAL-mode file, so the folder is left as found.
+    private static func readOnlyAccess<T>(url: URL, label: String, _ body: (Database) throws -> T) throws -> T {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreStackError.notAStore(path: path, reason: "the file does not exist")
+        }
+        // Refused before SQLite sees it: SQLite takes an empty file for a new database and deletes
+        // a -wal beside it as stale, even on a read-only connection.
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        if size == 0 {
+            let wal = FileManager.default.fileExists(atPath: path + "-wal") ? " (a -wal file beside it is left as it is)" : ""
+            throw CoreStackError.notAStore(path: path, reason: "the file is empty, not an SQLite database" + wal)
         }
         var config = Configuration()
         config.readonly = true
         // Another connection to the file may be closing (checkpointing its WAL): wait for it.
         config.busyMode = .timeout(10)
-        config.label = "CoreStack.SQLiteStore.inspect"
+        config.label = label
         // A read-only connection to a WAL-mode file creates empty -wal and -shm files; remove the
         // ones this inspection created so a refused file is left exactly as it was found.
         let fm = FileManager.default
-        let wal = path + "-wal", shm = path + "-shm"
-        let hadWAL = fm.fileExists(atPath: wal), hadSHM = fm.fileExists(atPath: shm)
-        defer {
-            if !hadWAL, let size = (try? fm.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue == 0 {
-                try? fm.removeItem(atPath: wal)
-            }
-            if !hadSHM, !fm.fileExists(atPath: wal) { try? fm.removeItem(atPath: shm) }
-        }
+        let hadWAL = fm.fileExists(atPath: path + "-wal"), hadSHM = fm.fileExists(atPath: path + "-shm")
+        SQLiteSideFiles.opened(path)
+        defer { SQLiteSideFiles.closed(path, hadWAL: hadWAL, hadSHM: hadSHM) }
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             defer { try? queue.close() }
             return try queue.read(body)
-        } catch let error as DatabaseError {
-            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
-            }
-            throw CoreStackError.sqlite(path: path, message: error.message ?? "\(error)")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY {
+            throw readOnlyLocationError(path: path) ?? storeError(error, path: path)
+        } catch {
+            throw storeError(error, path: path)
         }
     }
 
+    /// Why a WAL-mode store in a folder that cannot be written (read-only permissions or file
+    /// system) cannot be read, and what to do; nil when that is not the case. SQLite reads a
+    /// WAL-mode file only with its `-shm` index beside it, and makes that file when it is missing.
+    static func readOnlyLocationError(path: String) -> CoreStackError? {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard access(folder.isEmpty ? "." : folder, W_OK) != 0 else { return nil }
+        // Header bytes 18 and 19 (file format write and read versions) are 2 in WAL mode.
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 20)) ?? Data()
+        guard header.count == 20, header[18] == 2 || header[19] == 2 else { return nil }
+        let fm = FileManager.default
+        let name = (path as NSString).lastPathComponent
+        guard !fm.fileExists(atPath: path + "-shm") else { return nil }
+        let wal = ((try? fm.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.intValue ?? 0
+        let files = wal > 0 ? "\(name) and \(name)-wal" : name
+        return .sqlite(
+            path: path,
+            message: "the store is in WAL mode and SQLite must create \(name)-shm beside it to read it, "
+                + "but \(folder) cannot be written (read-only folder or file system)"
+                + (wal > 0 ? "; its -wal file holds changes not yet in the store file" : "")
+                + ". Copy \(files) to a writable folder and open the copy")
+    }
+
+    /// The rows of `Z_PRIMARYKEY`, each value checked (``StoreFileDecoder``).
+    /// - Throws: ``CoreStackError/storeCorrupted(path:reason:)`` naming the column and row of a
+    ///   value of the wrong type, a missing `Z_ENT` or `Z_NAME`, or an entity number used twice.
     static func readPrimaryKeyTable(_ db: Database, path: String) throws -> [SQLiteStoreEntity] {
         var entities: [SQLiteStoreEntity] = []
+        var seen: Set<Int> = []
+        let decoder = StoreFileDecoder(path: path, table: "Z_PRIMARYKEY")
         let rows = try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-        for row in rows {
-            guard let number = row[0] as Int64?, let name = row[1] as String? else {
-                throw CoreStackError.notAStore(path: path, reason: "Z_PRIMARYKEY has a row without Z_ENT or Z_NAME")
+        for (n, row) in rows.enumerated() {
+            let label = "\(n + 1)"
+            let number = try decoder.requiredInteger(row, 0, column: "Z_ENT", row: label)
+            let rowLabel = "Z_ENT = \(number)"
+            guard let name = try decoder.text(row, 1, column: "Z_NAME", row: rowLabel), !name.isEmpty else {
+                throw decoder.corrupted("Z_NAME", rowLabel, "is NULL or empty")
             }
-            let sup = (row[2] as Int64?) ?? 0
-            let max = (row[3] as Int64?) ?? 0
-            entities.append(SQLiteStoreEntity(name: name, number: Int(number), superNumber: Int(sup), maxPrimaryKey: max))
+            guard seen.insert(number).inserted else { throw decoder.corrupted("Z_ENT", rowLabel, "is used by two rows") }
+            let sup = try decoder.integer(row, 2, column: "Z_SUPER", row: rowLabel) ?? 0
+            let max = try decoder.integer(row, 3, column: "Z_MAX", row: rowLabel) ?? 0
+            guard let superNumber = Int(exactly: sup) else { throw decoder.corrupted("Z_SUPER", rowLabel, "holds \(sup), out of range") }
+            guard max >= 0 else { throw decoder.corrupted("Z_MAX", rowLabel, "holds \(max), below zero") }
+            entities.append(SQLiteStoreEntity(name: name, number: number, superNumber: superNumber, maxPrimaryKey: max))
         }
         return entities
     }
@@ -343,17 +423,21 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             throw CoreStackError.notAStore(path: path, reason: "Z_PRIMARYKEY or Z_METADATA lacks Core Data's columns")
         }
         let entities = try readPrimaryKeyTable(db, path: path)
-        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1"),
-            let uuid = row[0] as String?
-        else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT Z_UUID, Z_PLIST, Z_VERSION FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") else {
             throw CoreStackError.notAStore(path: path, reason: "Z_METADATA has no row")
         }
+        let metadataDecoder = StoreFileDecoder(path: path, table: "Z_METADATA")
+        let version = (try? metadataDecoder.integer(row, 2, column: "Z_VERSION", row: "1")).flatMap { $0 }
+        let metadataRow = version.map { "Z_VERSION = \($0)" } ?? "1"
+        guard let uuid = try metadataDecoder.text(row, 0, column: "Z_UUID", row: metadataRow), !uuid.isEmpty else {
+            throw metadataDecoder.corrupted("Z_UUID", metadataRow, "is NULL or empty: the store has no UUID")
+        }
         var plist: [String: Any] = [:]
-        if let data = row[1] as Data?, !data.isEmpty {
+        if let data = try metadataDecoder.blob(row, 1, column: "Z_PLIST", row: metadataRow), !data.isEmpty {
             guard let decoded = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
                 let dict = decoded as? [String: Any]
             else {
-                throw CoreStackError.notAStore(path: path, reason: "Z_METADATA.Z_PLIST is not a property list")
+                throw metadataDecoder.corrupted("Z_PLIST", metadataRow, "is not a property list")
             }
             plist = dict
         }
@@ -395,14 +479,31 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     // MARK: - Access
 
+    /// Runs `body`, turning GRDB's errors into ``CoreStackError``s: damage SQLite finds while
+    /// reading pages (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) becomes ``CoreStackError/storeCorrupted(path:reason:)``.
     static func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DatabaseError {
+        } catch {
+            throw storeError(error, path: path)
+        }
+    }
+
+    /// `error` as a ``CoreStackError``: SQLite's corruption codes and GRDB's row-decoding errors
+    /// (a value of the wrong type in a file) are ``CoreStackError/storeCorrupted(path:reason:)``,
+    /// other SQLite errors ``CoreStackError/sqlite(path:message:)``; CoreStack's own errors and
+    /// errors thrown by callers' code pass unchanged.
+    static func storeError(_ error: any Error, path: String) -> any Error {
+        switch error {
+        case let error as DatabaseError:
             if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                throw CoreStackError.notAStore(path: path, reason: error.message ?? "not an SQLite database")
+                return CoreStackError.storeCorrupted(path: path, reason: error.message ?? "SQLite reports a malformed database")
             }
-            throw CoreStackError.sqlite(path: path, message: error.message ?? "\(error)")
+            return CoreStackError.sqlite(path: path, message: error.message ?? "\(error)")
+        case let error as RowDecodingError:
+            return CoreStackError.storeCorrupted(path: path, reason: "a value of the wrong type: \(error)")
+        default:
+            return error
         }
     }
 

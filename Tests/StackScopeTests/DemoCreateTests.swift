@@ -1,0 +1,60 @@
+import CoreStack
+import Foundation
+import StackScope
+import Testing
+
+/// `demo create` refuses to overwrite what exists unless forced, and labels its counts as `info` does.
+@Suite struct DemoCreateTests {
+    @Test("demo create onto an existing file (a demo store or any other file) refuses with alreadyExists and leaves it as it was")
+    func refusesExisting() throws {
+        let (url, _) = try TestSupport.demoStore(size: 20)
+        let before = try TestSupport.checksum(url)
+        #expect(throws: StackScopeError.alreadyExists(path: url.path)) { try DemoCommand.create(path: url.path, size: 40) }
+        #expect(try TestSupport.checksum(url) == before)
+
+        let notes = url.deletingLastPathComponent().appendingPathComponent("notes.txt")
+        try Data("keep me".utf8).write(to: notes)
+        #expect(throws: StackScopeError.alreadyExists(path: notes.path)) { try DemoCommand.create(path: notes.path, size: 20) }
+        #expect(try Data(contentsOf: notes) == Data("keep me".utf8))
+        #expect(StackScopeError.alreadyExists(path: "/tmp/x").description == "/tmp/x already exists; choose another path, or pass --force to replace it")
+    }
+
+    @Test("demo create --force replaces an existing demo store or other file, with its -wal and -shm; a folder is refused even then")
+    func forceReplaces() throws {
+        let (url, first) = try TestSupport.demoStore(size: 20)
+        let oldUUID = try SQLiteStore.metadata(at: url).storeUUID
+        let line = try DemoCommand.create(path: url.path, size: 40, force: true)
+        #expect(line.hasPrefix("Created \(url.path): "))
+        #expect(try SQLiteStore.metadata(at: url).storeUUID != oldUUID)
+        #expect(try InfoCommand.info(storePath: url.path).entities.reduce(0) { $0 + ($1.superentity == nil ? $1.count : 0) } > first.total)
+
+        let notes = url.deletingLastPathComponent().appendingPathComponent("notes.sqlite")
+        try Data("not a store".utf8).write(to: notes)
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: notes.path + "-wal"))
+        _ = try DemoCommand.create(path: notes.path, size: 20, force: true)
+        #expect(try SQLiteStore.metadata(at: notes).storeType == "SQLite")
+
+        let folder = url.deletingLastPathComponent().appendingPathComponent("folder.sqlite", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(throws: StackScopeError.notAFile(path: folder.path)) { try DemoCommand.create(path: folder.path, size: 20, force: true) }
+    }
+
+    @Test("the summary shows each entity's own count and, for a parent entity, the count with sub-entities that info shows")
+    func countsMatchInfo() throws {
+        let url = try TestSupport.temporaryDirectory().appendingPathComponent("library.sqlite")
+        let line = try DemoCommand.create(path: url.path, size: 150)
+        let info = try InfoCommand.info(storePath: url.path)
+        let model = try DemoLibrary.model()
+        var checked = 0
+        for entity in model.entities where !entity.subentities.isEmpty {
+            let all = try #require(info.entities.first { $0.name == entity.name }?.count)
+            #expect(line.contains("\(all) with sub-entities"), "\(entity.name): info says \(all); summary: \(line)")
+            checked += 1
+        }
+        #expect(checked > 0)
+        for entity in model.entities where entity.subentities.isEmpty {
+            let count = try #require(info.entities.first { $0.name == entity.name }?.count)
+            #expect(line.contains("\(entity.name) \(count)"), "\(entity.name) \(count) in \(line)")
+        }
+    }
+}
