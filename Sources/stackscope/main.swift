@@ -102,7 +102,13 @@ extension StackScopeCommand {
         var json = false
 
         func run() throws {
-            try report { try InfoCommand.run(storePath: options.store, modelPath: options.model, json: json) }
+            try report {
+                let info = try InfoCommand.info(storePath: options.store, modelPath: options.model)
+                for warning in info.warnings {
+                    FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
+                }
+                return (json ? InfoCommand.renderJSON(info) : InfoCommand.renderText(info)) + "\n"
+            }
         }
     }
 

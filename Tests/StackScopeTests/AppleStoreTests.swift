@@ -32,6 +32,11 @@ struct AppleStoreTests {
         // Without --model the store opens with the model it carries (Z_MODELCACHE).
         let own = try InfoCommand.info(storePath: url.path)
         #expect(own.entities == info.entities)
+        // info says where the model came from, in text and JSON.
+        #expect(info.modelSource == "file CoreDataMigration_Example.xcdatamodeld version CoreDataMigration_Example")
+        #expect(own.modelSource == "stored in the store (Z_MODELCACHE)")
+        #expect(InfoCommand.renderText(own).contains("Model:             stored in the store (Z_MODELCACHE)"))
+        #expect(InfoCommand.renderJSON(own).contains("\"model\": \"stored in the store (Z_MODELCACHE)\""))
         #expect(try TestSupport.checksum(url) == before)
     }
 

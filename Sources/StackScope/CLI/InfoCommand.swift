@@ -20,6 +20,11 @@ public struct StoreInfo: Sendable, Equatable {
     /// The version of CoreStack reading the store.
     public var coreStackVersion: String
     public var modelVersion: String
+    /// Where the model came from: `file X.xcdatamodeld version V2`, `demo model`,
+    /// `stored in the store (Z_MODELCACHE)`, `inferred from the schema`.
+    public var modelSource: String = ""
+    /// One-line notes about the choice of model (printed on standard error).
+    public var warnings: [String] = []
     public var entities: [Entity]
 }
 
@@ -41,7 +46,8 @@ public enum InfoCommand {
         return StoreInfo(
             path: storePath, storeUUID: session.metadata.storeUUID, storeType: session.metadata.storeType,
             frameworkVersion: session.metadata.frameworkVersion, coreStackVersion: CoreStackVersion.string,
-            modelVersion: session.modelVersion, entities: entities)
+            modelVersion: session.modelVersion, modelSource: session.modelSource, warnings: session.warnings,
+            entities: entities)
     }
 
     /// The command's output: JSON or text, ending with a newline.
@@ -59,6 +65,7 @@ public enum InfoCommand {
             ("frameworkVersion", info.frameworkVersion.map { .integer(Int64($0)) } ?? .null),
             ("coreStackVersion", .string(info.coreStackVersion)),
             ("modelVersion", .string(info.modelVersion)),
+            ("model", .string(info.modelSource)),
             (
                 "entities",
                 .array(
@@ -81,6 +88,7 @@ public enum InfoCommand {
             "Store type:        \(info.storeType)",
             "Framework version: \(info.frameworkVersion.map(String.init) ?? "unknown") (read by CoreStack \(info.coreStackVersion))",
             "Model version:     \(info.modelVersion)",
+            "Model:             \(info.modelSource)",
             "",
         ]
         let rows = info.entities.map { e in
