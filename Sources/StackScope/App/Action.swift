@@ -4,6 +4,11 @@ import Foundation
 /// Everything that can happen to the browser: keys and mouse from the terminal, signals, timer
 /// ticks, and the results of commands (data loaded, data changed). ``App/update(_:_:)`` is the
 /// only place they change the state.
+///
+/// ```swift
+/// program.dispatch(.key(.char("j")))
+/// program.dispatch(.commandLine("entity Author"))
+/// ```
 public indirect enum Action: Sendable {
     case key(Key)
     case resized(Size)
@@ -25,7 +30,6 @@ public indirect enum Action: Sendable {
     case saveLogged(SaveLogEntry)
     case searchFound(index: Int?, term: String)
     case message(String, StatusState.Level)
-    case busy(String?)
     /// The context in use has this many unsaved changes now.
     case pendingChanged(PendingChanges)
     /// Save the context in use, then quit (the answer to quitting with unsaved changes).
@@ -78,6 +82,10 @@ public struct TableChange: Sendable {
 
 /// Work for the program's effect runner, asked for by ``App/update(_:_:)``; results come back as
 /// ``Action``s.
+///
+/// ```swift
+/// App.update(&state, .key(.char("q")))   // [.quit] when nothing is pending
+/// ```
 public enum Command: Sendable, Hashable {
     /// Open a table: fetch with this sort, sections and filter, keeping `keepSelection` selected.
     case openTable(TableSource, sort: [SortKey], sectioned: Bool, filter: String?, keepSelection: ManagedObjectID?)

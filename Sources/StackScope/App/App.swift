@@ -113,9 +113,6 @@ extension App {
             s.busy = nil
             setStatus(&s, text, level)
             return []
-        case let .busy(text):
-            s.busy = text
-            return text == nil ? [] : [.startTicking]
         case .quitNow:
             s.quitRequested = true
             return [.quit]

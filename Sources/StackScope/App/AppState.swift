@@ -23,7 +23,6 @@ public struct AppState: Sendable {
     /// Breadcrumb: the tables opened by following relationships, to go back to with Esc.
     public var navigation: [NavigationEntry] = []
     public var mouseEnabled = true
-    public var colorsEnabled = true
     /// The detail pane shown beside the table (toggled on narrow terminals).
     public var showDetail = true
     /// The detail pane shown on narrow terminals (below 100 columns), where it is hidden at first.
@@ -66,6 +65,10 @@ public struct StoreSummary: Sendable, Hashable {
 }
 
 /// The panes, in Tab order.
+///
+/// ```swift
+/// Pane.table.title   // "Objects"
+/// ```
 public enum Pane: String, Sendable, CaseIterable, Hashable {
     case entities, table, detail, saves
 
@@ -79,7 +82,12 @@ public enum Pane: String, Sendable, CaseIterable, Hashable {
     }
 }
 
-/// A selection and scroll offset in a list, kept consistent by ``ensureVisible(height:)``.
+/// A selection and scroll offset in a list, kept consistent by ``ensureVisible(height:count:)``.
+///
+/// ```swift
+/// var s = ScrollState(selection: 40)
+/// s.ensureVisible(height: 10, count: 100)   // offset 31
+/// ```
 public struct ScrollState: Sendable, Hashable {
     public var selection = 0
     public var offset = 0

@@ -1,4 +1,8 @@
 /// Every command the browser has, by a stable name that `:` accepts too (`row.next`, `quit`).
+///
+/// ```swift
+/// CommandID(rawValue: "sort")   // .sort, as `:sort` runs it
+/// ```
 public enum CommandID: String, Sendable, CaseIterable, Hashable {
     case quit = "quit"
     case forceQuit = "quit!"
@@ -42,6 +46,10 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
 }
 
 /// Where a binding applies: a pane, a modal, or everywhere.
+///
+/// ```swift
+/// KeyScope(.table).title   // "Objects pane"
+/// ```
 public enum KeyScope: String, Sendable, Hashable, CaseIterable {
     case global, entities, table, detail, saves, help, confirm
 
@@ -70,6 +78,10 @@ public enum KeyScope: String, Sendable, Hashable, CaseIterable {
 /// One key binding: its keys, the command, where it applies, its help text, and whether it is
 /// hinted in the footer. The keymap is the one table the dispatcher, the footer, the `?` help and
 /// the generated key reference all read, so they cannot drift apart.
+///
+/// ```swift
+/// Binding([.char("s")], .sort, .table, "Sort by the column", footer: "sort").keyLabel   // "s"
+/// ```
 public struct Binding: Sendable {
     public var keys: [Key]
     public var command: CommandID
@@ -175,6 +187,10 @@ public enum Keymap {
 }
 
 /// The `:` commands beyond the keymap's command names.
+///
+/// ```swift
+/// CommandLine.names.contains("export")   // true
+/// ```
 public enum CommandLine {
     public struct Entry: Sendable {
         public var name: String

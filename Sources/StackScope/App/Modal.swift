@@ -1,5 +1,9 @@
 /// A layer over the base screen: keys go to the top modal first. Values, so any stack can be
 /// rebuilt in a test and a stale popup cannot come back.
+///
+/// ```swift
+/// state.modals.append(.help(HelpState()))
+/// ```
 public enum Modal: Sendable {
     /// The `:` command line, with the completion shown and the history position.
     case commandLine(CommandLineState)

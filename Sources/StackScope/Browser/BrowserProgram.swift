@@ -46,7 +46,6 @@ public final class BrowserProgram {
             contextName: session.mainContext.name ?? "main"))
         s.size = backend.size
         s.now = clock()
-        s.colorsEnabled = ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         s.status.message = "? help · Tab next pane · Enter open · f filter · q quit"
         state = s
         data = BrowserData(session: session) { [weak self] action in self?.dispatch(action) }
