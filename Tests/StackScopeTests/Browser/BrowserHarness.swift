@@ -18,7 +18,10 @@ final class BrowserHarness: @unchecked Sendable {
         self.backend = backend
         let box = ProgramBox()
         DispatchQueue.main.sync {
-            let p = BrowserProgram(session: session, backend: backend)
+            // A clock that stands still: row marks fade only when a test ticks past them, however
+            // slow the machine (tests that check fading send a later tick themselves).
+            let start = Date()
+            let p = BrowserProgram(session: session, backend: backend, clock: { start })
             p.copyHandler = { _ in }
             box.program = p
             p.start(openEntity: entity)
