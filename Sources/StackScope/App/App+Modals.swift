@@ -56,16 +56,8 @@ extension App {
                 return submitPrompt(&s, p)
             default:
                 if p.line.handle(key) {
-                    p.error = nil
-                    p.errorOffset = nil
-                    if p.purpose == .filter, !p.line.text.isEmpty {
-                        // Check as the user types: the error and its position show in place.
-                        do { _ = try CoreStack.Predicate(format: p.line.text) } catch {
-                            let (message, offset) = predicateError(error)
-                            p.error = message
-                            p.errorOffset = offset
-                        }
-                    }
+                    // A filter is checked as the user types: the error and its position show in place.
+                    if p.purpose == .filter { p.checkFilter() }
                     s.modals[s.modals.count - 1] = .prompt(p)
                 }
                 return []
@@ -116,6 +108,15 @@ extension App {
         return (StackScopeErrorMessage.line(for: error), nil)
     }
 
+    /// Opens the table again with another filter (empty: none), keeping its sort, sections and
+    /// selected object.
+    static func refilter(_ s: AppState, _ source: TableSource, _ filter: String?) -> Command {
+        let f = filter?.trimmingCharacters(in: .whitespaces)
+        return .openTable(
+            source, sort: s.table.sort, sectioned: s.table.sectioned, filter: f?.isEmpty == false ? f : nil,
+            keepSelection: s.table.selectedID)
+    }
+
     static func submitPrompt(_ s: inout AppState, _ p: PromptState) -> [Command] {
         let text = p.line.text.trimmingCharacters(in: .whitespaces)
         switch p.purpose {
@@ -124,19 +125,14 @@ extension App {
                 s.modals.removeLast()
                 return []
             }
-            if !text.isEmpty {
-                do { _ = try CoreStack.Predicate(format: text) } catch {
-                    var p = p
-                    let (message, offset) = predicateError(error)
-                    p.error = message
-                    p.errorOffset = offset
-                    s.modals[s.modals.count - 1] = .prompt(p)
-                    return []
-                }
+            var checked = p
+            guard checked.checkFilter() else {
+                s.modals[s.modals.count - 1] = .prompt(checked)
+                return []
             }
             s.modals.removeLast()
             s.busy = "Filtering"
-            return [.openTable(source, sort: s.table.sort, sectioned: s.table.sectioned, filter: text.isEmpty ? nil : text, keepSelection: s.table.selectedID), .startTicking]
+            return [refilter(s, source, text), .startTicking]
         case .search:
             s.modals.removeLast()
             guard !text.isEmpty else { return [] }
@@ -213,17 +209,12 @@ extension App {
             return openEntity(&s, node.name)
         case "filter":
             guard let source = s.table.source else { return [] }
-            if !rest.isEmpty {
-                do { _ = try CoreStack.Predicate(format: rest) } catch {
-                    var p = PromptState(purpose: .filter, text: rest)
-                    let (message, offset) = predicateError(error)
-                    p.error = message
-                    p.errorOffset = offset
-                    s.modals.append(.prompt(p))
-                    return []
-                }
+            var prompt = PromptState(purpose: .filter, text: rest)
+            guard prompt.checkFilter() else {
+                s.modals.append(.prompt(prompt))
+                return []
             }
-            return [.openTable(source, sort: s.table.sort, sectioned: s.table.sectioned, filter: rest.isEmpty ? nil : rest, keepSelection: s.table.selectedID)]
+            return [refilter(s, source, rest)]
         case "sort":
             let args = rest.split(separator: " ").map(String.init)
             guard let source = s.table.source, let column = args.first else { return [] }

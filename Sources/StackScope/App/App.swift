@@ -270,7 +270,7 @@ extension App {
         case .clearFilter:
             guard let source = s.table.source, s.table.filter != nil else { return [] }
             setStatus(&s, "Filter cleared", .info)
-            return [.openTable(source, sort: s.table.sort, sectioned: s.table.sectioned, filter: nil, keepSelection: s.table.selectedID)]
+            return [refilter(s, source, nil)]
         case .search:
             guard s.table.source != nil else { return [] }
             s.modals.append(.prompt(PromptState(purpose: .search, text: "")))
@@ -406,23 +406,24 @@ extension App {
         case .detail:
             guard let snap = s.detail.snapshot, snap.properties.indices.contains(s.detail.scroll.selection) else { return [] }
             let p = snap.properties[s.detail.scroll.selection]
+            // To-one: the object's detail stays in focus; to-many: its objects' table.
+            let destination: String
+            let focus: Pane
             switch p.kind {
             case .attribute: return []
-            case let .toOne(destination, target):
+            case let .toOne(d, target):
                 guard target != nil else {
                     setStatus(&s, "\(p.name) is empty", .info)
                     return []
                 }
-                pushNavigation(&s, label: "\(snap.title).\(p.name)")
-                let source = TableSource.relationship(owner: snap.objectID, key: p.name, destination: destination, title: "\(snap.title) › \(p.name)")
-                s.focus = .detail
-                return [.openTable(source, sort: [], sectioned: false, filter: nil, keepSelection: nil)]
-            case let .toMany(destination, _, _):
-                pushNavigation(&s, label: "\(snap.title).\(p.name)")
-                let source = TableSource.relationship(owner: snap.objectID, key: p.name, destination: destination, title: "\(snap.title) › \(p.name)")
-                s.focus = .table
-                return [.openTable(source, sort: [], sectioned: false, filter: nil, keepSelection: nil)]
+                (destination, focus) = (d, .detail)
+            case let .toMany(d, _, _):
+                (destination, focus) = (d, .table)
             }
+            pushNavigation(&s, label: "\(snap.title).\(p.name)")
+            s.focus = focus
+            let source = TableSource.relationship(owner: snap.objectID, key: p.name, destination: destination, title: "\(snap.title) › \(p.name)")
+            return [.openTable(source, sort: [], sectioned: false, filter: nil, keepSelection: nil)]
         case .saves:
             let vis = s.saves.visibleIndices
             guard vis.indices.contains(s.saves.scroll.selection) else { return [] }

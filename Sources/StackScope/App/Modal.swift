@@ -1,3 +1,5 @@
+import CoreStack
+
 /// A layer over the base screen: keys go to the top modal first. Values, so any stack can be
 /// rebuilt in a test and a stale popup cannot come back.
 ///
@@ -34,6 +36,23 @@ public struct PromptState: Sendable, Hashable {
     public init(purpose: Purpose, text: String = "") {
         self.purpose = purpose
         self.line = LineEditor(text: text)
+    }
+
+    /// Parses the text as a predicate and notes the error and its position (none when it parses
+    /// or is empty); true when it can be applied.
+    @discardableResult
+    mutating func checkFilter() -> Bool {
+        error = nil
+        errorOffset = nil
+        let text = line.text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return true }
+        do {
+            _ = try CoreStack.Predicate(format: text)
+            return true
+        } catch {
+            (self.error, errorOffset) = App.predicateError(error)
+            return false
+        }
     }
 }
 

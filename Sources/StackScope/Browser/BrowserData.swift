@@ -111,11 +111,10 @@ final class BrowserData {
     /// The objects of `owner`'s relationship `key`, as a predicate on the destination entity.
     func relationshipPredicate(owner: ManagedObjectID, key: String) throws -> CoreStack.Predicate {
         let object = try context.existingObject(with: owner)
-        guard let rel = object.entity.relationship(named: key) else {
+        guard object.entity.relationship(named: key) != nil else {
             throw CoreStackError.unknownKey(entity: object.entity.name, key: key)
         }
         let ids = try object.objectIDs(forRelationshipNamed: key)
-        _ = rel
         return .comparison(Comparison(.evaluatedObject, .in, .list(ids.map { .object($0) })))
     }
 
@@ -243,21 +242,19 @@ final class BrowserData {
 
     // MARK: Changes
 
-    /// The controller reported a batch of changes: tell the app the new totals, the marks and
-    /// where the selected object went.
+    /// The controller reported a batch of changes (or refetched: no marks): tell the app the new
+    /// totals, the marks and where the selected object went. Nothing is passed on while a refresh
+    /// is under way.
     fileprivate func tableDidChange(_ marks: [ManagedObjectID: RowMark]) {
         guard !suppressChanges else { return }
-        rebuildSectionStarts()
-        let objectCount = controller?.count ?? 0
-        let selected = selectedID.flatMap { displayIndex(of: $0) }
-        send(.tableChanged(TableChange(rowCount: rowCount, objectCount: objectCount, marks: marks, selectedIndex: selected, date: Date())))
+        sendTableChange(marks)
     }
 
-    fileprivate func tableDidRefetch() {
-        guard !suppressChanges else { return }
+    private func sendTableChange(_ marks: [ManagedObjectID: RowMark]) {
         rebuildSectionStarts()
         let selected = selectedID.flatMap { displayIndex(of: $0) }
-        send(.tableChanged(TableChange(rowCount: rowCount, objectCount: controller?.count ?? 0, marks: [:], selectedIndex: selected, date: Date())))
+        send(.tableChanged(TableChange(
+            rowCount: rowCount, objectCount: controller?.count ?? 0, marks: marks, selectedIndex: selected, date: Date())))
     }
 
     // MARK: Export
@@ -326,13 +323,12 @@ final class BrowserData {
             counts = try session.counts()
             if let controller { try controller.performFetch() }
         }
-        rebuildSectionStarts()
         if let controller {
             var marks: [ManagedObjectID: RowMark] = [:]
             for o in controller.fetchedObjects where !shownBefore.contains(o.objectID) { marks[o.objectID] = .inserted }
-            send(.tableChanged(TableChange(
-                rowCount: rowCount, objectCount: controller.count, marks: marks,
-                selectedIndex: selectedID.flatMap { displayIndex(of: $0) }, date: Date())))
+            sendTableChange(marks)
+        } else {
+            rebuildSectionStarts()
         }
         var diff: [String: (Int, Int)] = [:]
         for (name, n) in counts where before[name] != n { diff[name] = (before[name] ?? 0, n) }
@@ -377,6 +373,6 @@ private final class TableDelegate: FetchedResultsControllerDelegate {
     }
     func controllerDidPerformFetch(_ controller: FetchedResultsController<ManagedObject>) {
         guard controller === owner?.controller else { return }
-        owner?.tableDidRefetch()
+        owner?.tableDidChange([:])
     }
 }

@@ -106,7 +106,7 @@ public final class BrowserSession: @unchecked Sendable {
         } else {
             store = try files.openReadOnly(at: url, model: model)
         }
-        let session = try make(store: store, url: url, readOnly: !writable || store is SQLiteStore && (store as? SQLiteStore)?.isReadOnly == true)
+        let session = try make(store: store, url: url, readOnly: !writable)
         session.notes = notes
         return session
     }
@@ -157,8 +157,7 @@ public final class BrowserSession: @unchecked Sendable {
     /// the store by themselves in a ``CoreDataStack``.
     public func newChildContext(name: String) -> ManagedObjectContext {
         if let stack { return stack.newChildContext(name: name) }
-        let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: mainContext, name: name)
-        return child
+        return ManagedObjectContext(concurrencyType: .privateQueue, parent: mainContext, name: name)
     }
 
     /// What happened to the store file since it was opened: nil while it is the same file,
