@@ -310,27 +310,9 @@ extension ManagedObjectContext {
         }
         for slot in e.validatedAttributeSlots {
             let v = o.values[slot]
-            if v.isNull {
-                if !e.allAttributes[slot].isOptional { throw fail(e.allAttributes[slot].name, "a value is required") }
-                continue
-            }
-            if !e.attributeHasRules[slot] { continue }
+            if !v.isNull && !e.attributeHasRules[slot] { continue }
             let a = e.allAttributes[slot]
-            let measure: AttributeValue
-            switch v {
-            case let .string(s): measure = .integer(Int64(s.count))
-            case let .data(d): measure = .integer(Int64(d.count))
-            default: measure = v
-            }
-            if let min = a.minValue, let r = measure.compare(to: min), r == .orderedAscending {
-                throw fail(a.name, "\(v) is below the minimum \(min)")
-            }
-            if let max = a.maxValue, let r = measure.compare(to: max), r == .orderedDescending {
-                throw fail(a.name, "\(v) is above the maximum \(max)")
-            }
-            if let regex = a.regularExpression, case let .string(s) = v, !StringMatching.matches(regex, s, options: []) {
-                throw fail(a.name, "\"\(s)\" does not match \(regex)")
-            }
+            if let reason = ManagedObject.ruleViolation(of: a, v) { throw fail(a.name, reason) }
         }
         for (slot, r) in e.allRelationships.enumerated() where !r.isTransient {
             let count: Int

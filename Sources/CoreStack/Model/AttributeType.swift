@@ -87,7 +87,7 @@ public enum AttributeType: Int, Sendable, Hashable, CaseIterable, CustomStringCo
     public var isNumeric: Bool { isInteger || self == .decimal || self == .double || self == .float }
 
     /// The range an integer type can hold.
-    var integerRange: ClosedRange<Int64>? {
+    public var integerRange: ClosedRange<Int64>? {
         switch self {
         case .integer16: Int64(Int16.min)...Int64(Int16.max)
         case .integer32: Int64(Int32.min)...Int64(Int32.max)

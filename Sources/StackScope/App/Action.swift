@@ -23,7 +23,8 @@ public indirect enum Action: Sendable {
     case countsChanged([String: Int], at: Date)
     case tableOpened(TableOpened)
     case tableFailed(source: TableSource, message: String)
-    case windowLoaded(generation: Int, range: Range<Int>, rows: [TableRow])
+    /// Rows read for the window, with the columns of each object changed in the context in use.
+    case windowLoaded(generation: Int, range: Range<Int>, rows: [TableRow], changed: [ManagedObjectID: Set<Int>] = [:])
     /// The table's results changed (FRC changes): new totals, marks, where the selected object is now.
     case tableChanged(TableChange)
     case detailLoaded(DetailSnapshot?, error: String?)
@@ -35,6 +36,20 @@ public indirect enum Action: Sendable {
     /// Save the context in use, then quit (the answer to quitting with unsaved changes).
     case saveAndQuit
     case quitNow
+
+    // Editing.
+    /// Run a command (the answer to a confirmation).
+    case perform(Command)
+    /// Show a question or a report the program prepared (a save preview, a merge result).
+    case showModal(Modal)
+    /// The attribute editor's value was applied (nil) or refused (the reason).
+    case editResult(error: String?)
+    /// The contexts and which one is in use changed (opened, switched, edited, saved).
+    case contextsChanged([ContextInfo], current: String)
+    /// Start picking an object to link (the program opened the destination's table).
+    case pickStarted(PickState)
+    /// The store was reset or replaced: every pane starts again on the new contexts.
+    case storeReplaced(note: String)
 }
 
 /// What opening a table produced.
@@ -71,12 +86,16 @@ public struct TableChange: Sendable {
     /// The selected object's row now (nil: it left the results).
     public var selectedIndex: Int?
     public var date: Date
-    public init(rowCount: Int, objectCount: Int, marks: [ManagedObjectID: RowMark], selectedIndex: Int?, date: Date) {
+    /// The table the change is about (nil: the one shown). A change of a table the app has just
+    /// left is ignored.
+    public var source: TableSource?
+    public init(rowCount: Int, objectCount: Int, marks: [ManagedObjectID: RowMark], selectedIndex: Int?, date: Date, source: TableSource? = nil) {
         self.rowCount = rowCount
         self.objectCount = objectCount
         self.marks = marks
         self.selectedIndex = selectedIndex
         self.date = date
+        self.source = source
     }
 }
 
@@ -105,4 +124,6 @@ public enum Command: Sendable, Hashable {
     case suspend
     case redraw
     case quit
+    /// Work on the contexts: edits, saves, undo, merge policies, reset.
+    case edit(EditCommand)
 }

@@ -88,15 +88,47 @@ extension App {
             s.modals[s.modals.count - 1] = .help(h)
             return []
 
-        case let .confirm(c):
-            switch key {
-            case .char("y"), .char("Y"), .enter:
+        case var .confirm(c):
+            if let choice = c.choices.first(where: { $0.key == key }) {
                 s.modals.removeLast()
-                return update(&s, c.onYes)
+                return update(&s, choice.action)
+            }
+            let height = max(1, min(s.size.height - 4, c.lines.count + 4) - 3)
+            switch key {
+            case .char("y") where c.onYes != nil, .char("Y") where c.onYes != nil, .enter:
+                s.modals.removeLast()
+                guard let yes = c.onYes else { return [] }
+                return update(&s, yes)
             case .char("n"), .char("N"), .escape, .ctrl("c"), .char("q"):
                 s.modals.removeLast()
                 return []
+            case .down, .char("j"): c.scroll.offset = min(max(0, c.lines.count - height), c.scroll.offset + 1)
+            case .up, .char("k"): c.scroll.offset = max(0, c.scroll.offset - 1)
+            case .pageDown: c.scroll.offset = min(max(0, c.lines.count - height), c.scroll.offset + height)
+            case .pageUp: c.scroll.offset = max(0, c.scroll.offset - height)
             default: return []
+            }
+            s.modals[s.modals.count - 1] = .confirm(c)
+            return []
+
+        case var .editor(e):
+            switch key {
+            case .escape, .ctrl("c"):
+                s.modals.removeLast()
+                setStatus(&s, "Edit cancelled: nothing changed", .info)
+                return []
+            case .enter:
+                guard !e.applying else { return [] }
+                e.applying = true
+                e.error = nil
+                s.modals[s.modals.count - 1] = .editor(e)
+                return [.edit(.setValue(e.objectID, key: e.field.key, text: e.line.text, isFilePath: e.field.isFilePath))]
+            default:
+                if e.line.handle(key) {
+                    e.error = nil
+                    s.modals[s.modals.count - 1] = .editor(e)
+                }
+                return []
             }
         }
     }
@@ -241,6 +273,7 @@ extension App {
             if rest == "on" { s.mouseEnabled = true } else if rest == "off" { s.mouseEnabled = false } else { s.mouseEnabled.toggle() }
             return []
         default:
+            if let commands = executeEditing(&s, head, rest) { return commands }
             if let id = CommandID(rawValue: head) { return run(&s, id) }
             setStatus(&s, "Unknown command “\(head)” (Tab completes, :help lists keys)", .error)
             return []

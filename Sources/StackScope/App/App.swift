@@ -69,12 +69,13 @@ extension App {
             }
             setStatus(&s, message, .error)
             return []
-        case let .windowLoaded(generation, range, rows):
+        case let .windowLoaded(generation, range, rows, changed):
             guard generation == s.table.generation else { return settle(&s) }
-            s.table.window = RowWindow(range: range, rows: rows, generation: generation)
+            s.table.window = RowWindow(range: range, rows: rows, generation: generation, changed: changed)
             fitColumns(&s.table, rows)
             return selectionSettled(&s)
         case let .tableChanged(change):
+            if let source = change.source, source != s.table.source { return [] }
             s.table.rowCount = change.rowCount
             s.table.objectCount = change.objectCount
             s.table.generation += 1
@@ -122,6 +123,8 @@ extension App {
         case .saveAndQuit:
             s.busy = "Saving"
             return [.saveAll(thenQuit: true)]
+        case .perform, .showModal, .editResult, .contextsChanged, .pickStarted, .storeReplaced:
+            return updateEditing(&s, action)
         }
     }
 
@@ -203,11 +206,12 @@ extension App {
         let l = layout(s)
         switch id {
         case .quit:
-            let p = s.pendingChanges
+            if quitWithScratchChanges(&s) { return [] }
+            let p = s.contexts.first { $0.kind == .main }?.pending ?? (s.currentContext == "main" ? s.pendingChanges : PendingChanges())
             if p.total > 0 {
                 s.modals.append(.confirm(ConfirmState(
                     title: "Quit with unsaved changes?",
-                    lines: ["The \(s.store.contextName) context has unsaved changes:",
+                    lines: ["The main context has unsaved changes:",
                             "  \(p.inserted) inserted, \(p.updated) updated, \(p.deleted) deleted",
                             "Yes saves them to the store, then quits; no goes back."],
                     onYes: .saveAndQuit)))
@@ -314,6 +318,8 @@ extension App {
             s.saves.follow = true
             s.saves.scroll.selection = max(0, s.saves.visibleIndices.count - 1)
             return settle(&s)
+        case .edit, .insert, .delete, .setNil, .write, .discard, .undo, .redo, .contexts:
+            return runEditing(&s, id)
         }
     }
 
@@ -396,7 +402,12 @@ extension App {
             s.focus = .table
             return openEntity(&s, name)
         case .table:
-            guard s.table.selectedID != nil else { return [] }
+            guard let selected = s.table.selectedID else { return [] }
+            if let pick = s.picking {
+                s.picking = nil
+                let commands = back(&s)
+                return [.edit(.link(owner: pick.owner, key: pick.key, target: selected))] + commands
+            }
             s.focus = .detail
             if layout(s).detail == nil {
                 s.detailOnNarrow = true
@@ -443,7 +454,7 @@ extension App {
     }
 
     static func pushNavigation(_ s: inout AppState, label: String) {
-        s.navigation.append(NavigationEntry(table: s.table, focus: s.focus, label: label))
+        s.navigation.append(NavigationEntry(table: s.table, focus: s.focus, label: label, detail: s.detail))
         s.table.scroll = ScrollState()
         s.table.selectedColumn = 0
         s.table.columnOffset = 0
@@ -451,11 +462,19 @@ extension App {
     }
 
     static func back(_ s: inout AppState) -> [Command] {
+        if s.picking != nil {
+            s.picking = nil
+            setStatus(&s, "Nothing linked", .info)
+        }
         if let entry = s.navigation.popLast(), let source = entry.table.source {
             let old = entry.table
-            s.table.scroll = old.scroll
-            s.table.selectedColumn = old.selectedColumn
-            s.table.search = old.search
+            // The table as it was, rows included, until it is fetched again; a newer generation,
+            // so rows still on their way from the table being left are not taken for it.
+            let generation = s.table.generation + 1
+            s.table = old
+            s.table.generation = generation
+            s.table.window.generation = generation
+            s.detail = entry.detail
             s.focus = entry.focus == .detail ? .detail : entry.focus
             return [.openTable(source, sort: old.sort, sectioned: old.sectioned, filter: old.filter, keepSelection: old.selectedID)]
         }

@@ -40,6 +40,15 @@ public struct AppState: Sendable {
     public var pendingChanges = PendingChanges()
     /// Set by `q` when nothing needs confirming: the program ends.
     public var quitRequested = false
+    /// The contexts open for reading and editing, main first (see ``ContextInfo``).
+    public var contexts: [ContextInfo] = []
+    /// The context the table and detail show and edits go to (`main` or a scratch context).
+    public var currentContext = "main"
+    /// Picking an object to link into a relationship.
+    public var picking: PickState?
+
+    /// The context in use, as last reported.
+    public var currentContextInfo: ContextInfo? { contexts.first { $0.name == currentContext } }
 
     public init(store: StoreSummary) {
         self.store = store
@@ -56,6 +65,8 @@ public struct StoreSummary: Sendable, Hashable {
     public var readOnly: Bool
     /// The context the browser reads through.
     public var contextName: String
+    /// Why nothing can be written (the edit keys say it).
+    public var readOnlyReason: String?
     public init(path: String, modelVersion: String, readOnly: Bool, contextName: String = "main") {
         self.path = path
         self.modelVersion = modelVersion
@@ -219,11 +230,14 @@ public struct RowWindow: Sendable, Hashable {
     public var rows: [TableRow] = []
     /// The data generation the rows were read at.
     public var generation = -1
+    /// Per object, the columns whose values the context in use changed and has not saved.
+    public var changed: [ManagedObjectID: Set<Int>] = [:]
     public init() {}
-    public init(range: Range<Int>, rows: [TableRow], generation: Int) {
+    public init(range: Range<Int>, rows: [TableRow], generation: Int, changed: [ManagedObjectID: Set<Int>] = [:]) {
         self.range = range
         self.rows = rows
         self.generation = generation
+        self.changed = changed
     }
 
     public func row(_ i: Int) -> TableRow? {
@@ -316,6 +330,8 @@ public struct SaveLogEntry: Sendable, Hashable {
         case context
         /// What a refresh found changed in the store (another process's saves).
         case refresh
+        /// Something the browser did to the store or its contexts (a merge result, a reset).
+        case event
     }
     public var date: Date
     public var contextName: String
@@ -383,6 +399,8 @@ public struct NavigationEntry: Sendable {
     public var table: TableState
     public var focus: Pane
     public var label: String
+    /// The detail as it was (its scroll comes back with the object).
+    public var detail = DetailState()
 }
 
 /// How many objects a context has inserted, updated and deleted and not saved.

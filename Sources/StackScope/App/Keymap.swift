@@ -43,6 +43,15 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
     case suspend = "suspend"
     case savesFilterContext = "saves.context"
     case savesFollow = "saves.follow"
+    case edit = "edit"
+    case insert = "insert"
+    case delete = "delete"
+    case setNil = "nil"
+    case write = "write"
+    case discard = "discard"
+    case undo = "undo"
+    case redo = "redo"
+    case contexts = "contexts"
 }
 
 /// Where a binding applies: a pane, a modal, or everywhere.
@@ -150,6 +159,19 @@ public enum Keymap {
         Binding([.char("/")], .search, .table, "Search the visible columns", footer: "search", group: "Objects"),
         Binding([.char("n")], .searchNext, .table, "Next match", group: "Objects"),
         Binding([.char("N")], .searchPrevious, .table, "Previous match", group: "Objects"),
+        // Editing (in scratch contexts).
+        Binding([.char("e")], .edit, .table, "Edit the selected cell in a scratch context", footer: "edit", group: "Editing"),
+        Binding([.char("a")], .insert, .table, "Insert an object of this entity (required values asked for)", group: "Editing"),
+        Binding([.char("d")], .delete, .table, "Delete the object (shows what the delete rules take with it)", group: "Editing"),
+        Binding([.char("x")], .setNil, .table, "Set the cell to nil; in a relationship's table: unlink the object", group: "Editing"),
+        Binding([.char("e")], .edit, .detail, "Edit the property: a value, or pick objects to link", footer: "edit", group: "Editing"),
+        Binding([.char("x")], .setNil, .detail, "Set the attribute to nil / unlink a to-one", group: "Editing"),
+        Binding([.char("d")], .delete, .detail, "Delete the object", group: "Editing"),
+        Binding([.char("s")], .write, .detail, "Save the context in use (shows the changes first)", footer: "save", group: "Editing"),
+        Binding([.char("W")], .write, .global, "Save the context in use (shows the changes first)", group: "Editing"),
+        Binding([.char("u")], .undo, .global, "Undo the last edit in the context in use", group: "Editing"),
+        Binding([.ctrl("r")], .redo, .global, "Redo", group: "Editing"),
+        Binding([.char("C")], .contexts, .global, "Contexts: switch, open a child, sibling or own-coordinator one", footer: "ctx", group: "Editing"),
         // Saves pane.
         Binding([.char("c")], .savesFilterContext, .saves, "Only the selected line's context (again: all)", footer: "context", group: "Saves"),
         Binding([.char("F")], .savesFollow, .saves, "Follow the newest saves", footer: "follow", group: "Saves"),
@@ -206,6 +228,13 @@ public enum CommandLine {
         Entry(name: "export", usage: "export csv|json FILE", help: "write the current table (all rows, filter applied)"),
         Entry(name: "refresh", usage: "refresh", help: "re-read the store"),
         Entry(name: "mouse", usage: "mouse [on|off]", help: "mouse capture"),
+        Entry(name: "w", usage: "w", help: "save the context in use (after a preview of its changes)"),
+        Entry(name: "discard", usage: "discard", help: "drop the changes of the context in use (after a preview)"),
+        Entry(name: "ctx", usage: "ctx [NAME | new child|sibling|coordinator]", help: "switch context, or open a scratch context"),
+        Entry(name: "mergepolicy", usage: "mergepolicy error|objecttrump|storetrump|overwrite|rollback", help: "the merge policy where the context's saves meet the store"),
+        Entry(name: "reset", usage: "reset", help: "delete the store and start again empty (asks first)"),
+        Entry(name: "corrupt", usage: "corrupt", help: "demo store: damage the file and watch the manager quarantine it"),
+        Entry(name: "reseed", usage: "reseed", help: "demo store: fill it with the demo library again"),
         Entry(name: "q", usage: "q", help: "quit"),
     ]
 

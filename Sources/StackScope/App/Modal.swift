@@ -13,8 +13,10 @@ public enum Modal: Sendable {
     case prompt(PromptState)
     /// The help screen, generated from the keymap.
     case help(HelpState)
-    /// A yes/no question with what it is about.
+    /// A yes/no question with what it is about (or, as a report, lines to read and close).
     case confirm(ConfirmState)
+    /// The attribute editor.
+    case editor(EditorState)
 }
 
 /// The `:` command line.
@@ -67,11 +69,33 @@ public struct HelpState: Sendable, Hashable {
 public struct ConfirmState: Sendable {
     public var title: String
     public var lines: [String]
-    public var onYes: Action
+    /// What yes does; nil: a report with nothing to confirm (any of Enter, Esc, q closes it).
+    public var onYes: Action?
+    /// Further answers offered by a key (a conflict's "refresh keeping my changes").
+    public var choices: [ConfirmChoice] = []
     public var scroll = ScrollState()
-    public init(title: String, lines: [String], onYes: Action) {
+    public init(title: String, lines: [String], onYes: Action?, choices: [ConfirmChoice] = []) {
         self.title = title
         self.lines = lines
         self.onYes = onYes
+        self.choices = choices
+    }
+
+    /// The footer of the box: the keys it answers to.
+    public var keysLine: String {
+        let answers = choices.filter { !$0.label.isEmpty }.map { "\($0.key) \($0.label)" }
+        return (onYes == nil ? answers + ["Enter/Esc close"] : ["y/Enter yes"] + answers + ["n/Esc no"]).joined(separator: " · ")
+    }
+}
+
+/// An extra answer to a question, on its own key.
+public struct ConfirmChoice: Sendable {
+    public var key: Key
+    public var label: String
+    public var action: Action
+    public init(key: Key, label: String, action: Action) {
+        self.key = key
+        self.label = label
+        self.action = action
     }
 }

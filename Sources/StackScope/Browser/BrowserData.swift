@@ -28,11 +28,13 @@ final class BrowserData {
     /// While set (a refresh), the controller's reports are not passed on.
     fileprivate var suppressChanges = false
 
-    var context: ManagedObjectContext { session.mainContext }
+    /// The context the table and detail read through: the main context, or the scratch context in use.
+    var context: ManagedObjectContext
 
     init(session: BrowserSession, send: @escaping (Action) -> Void) {
         self.session = session
         self.send = send
+        context = session.mainContext
         tableDelegate.owner = self
     }
 
@@ -41,7 +43,8 @@ final class BrowserData {
     /// The entity tree (parents before sub-entities) and every entity's count; starts the monitors
     /// that keep the counts current.
     func loadEntities() throws -> ([EntityNode], [String: Int]) {
-        try context.performAndWait {
+        let context = session.mainContext
+        return try context.performAndWait {
             var nodes: [EntityNode] = []
             func add(_ e: EntityDescription, depth: Int) {
                 nodes.append(EntityNode(name: e.name, depth: depth, isAbstract: e.isAbstract, hasChildren: !e.subentities.isEmpty))
@@ -52,7 +55,7 @@ final class BrowserData {
             monitors.removeAll()
             monitorDelegates.removeAll()
             for e in session.model.entities {
-                let monitor = try EntityMonitor<ManagedObject>(context: context, entityName: e.name, frequency: .onChange)
+                let monitor = try EntityMonitor<ManagedObject>(context: session.mainContext, entityName: e.name, frequency: .onChange)
                 let tracker = CountTracker(entity: e.name, owner: self)
                 monitor.delegate = tracker
                 monitors.append(monitor)
@@ -177,6 +180,26 @@ final class BrowserData {
         }
     }
 
+    /// For the objects among `rows` that the context in use changed and has not saved, the
+    /// columns whose values differ from the last saved ones (inserted objects: every column).
+    func changedColumns(_ rows: [TableRow]) -> [ManagedObjectID: Set<Int>] {
+        context.performAndWait {
+            guard context.hasChanges else { return [:] }
+            var out: [ManagedObjectID: Set<Int>] = [:]
+            for row in rows {
+                guard let id = row.objectID, let o = context.registeredObject(for: id), o.hasChanges else { continue }
+                if o.isInserted {
+                    out[id] = Set(columns.indices)
+                    continue
+                }
+                let keys = o.changedValues().keys
+                let cols = Set(columns.indices.filter { keys.contains(columns[$0].name) })
+                if !cols.isEmpty { out[id] = cols }
+            }
+            return out
+        }
+    }
+
     func cells(of object: ManagedObject) -> [String] {
         columns.map { a in
             guard object.entity.attribute(named: a.name) != nil else { return "" }  // a sibling entity's attribute
@@ -254,7 +277,7 @@ final class BrowserData {
         rebuildSectionStarts()
         let selected = selectedID.flatMap { displayIndex(of: $0) }
         send(.tableChanged(TableChange(
-            rowCount: rowCount, objectCount: controller?.count ?? 0, marks: marks, selectedIndex: selected, date: Date())))
+            rowCount: rowCount, objectCount: controller?.count ?? 0, marks: marks, selectedIndex: selected, date: Date(), source: source)))
     }
 
     // MARK: Export

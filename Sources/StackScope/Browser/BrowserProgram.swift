@@ -14,7 +14,13 @@ public final class BrowserProgram {
     public private(set) var state: AppState
     public let session: BrowserSession
     let backend: any TerminalBackend
-    private(set) var data: BrowserData!
+    var data: BrowserData!
+    /// The scratch contexts opened for editing.
+    var scratch: ScratchContexts
+    /// The context in use: "main" or a scratch context's name.
+    var currentContextName = "main"
+    /// The context whose save last met a merge conflict (the conflict report's choices refresh it).
+    var conflictContext: ManagedObjectContext?
     private var queue: [Action] = []
     private var processing = false
     private var dirty = true
@@ -44,10 +50,14 @@ public final class BrowserProgram {
         var s = AppState(store: StoreSummary(
             path: session.storeURL?.path ?? "(in memory)", modelVersion: session.modelVersion, readOnly: session.readOnly,
             contextName: session.mainContext.name ?? "main"))
+        if session.readOnly {
+            s.store.readOnlyReason = session.notes.first { $0.hasPrefix("opened read-only") } ?? "opened with --read-only"
+        }
         s.size = backend.size
         s.now = clock()
         s.status.message = "? help · Tab next pane · Enter open · f filter · q quit"
         state = s
+        scratch = ScratchContexts(session: session)
         data = BrowserData(session: session) { [weak self] action in self?.dispatch(action) }
     }
 
@@ -62,6 +72,14 @@ public final class BrowserProgram {
         observeSaves()
         let mailbox = MainMailbox(self)
         session.logSink.attach { message in mailbox.post(.message(message, .error)) }
+        loadAndOpen(openEntity)
+        if !session.notes.isEmpty { dispatch(.message(session.notes.joined(separator: "; "), .warning)) }
+        flush()
+    }
+
+    /// Loads the entity tree and counts and opens an entity's table (the first with objects when
+    /// none is named): at start, and again after the store was reset.
+    func loadAndOpen(_ openEntity: String?) {
         do {
             let (nodes, counts) = try data.loadEntities()
             dispatch(.entitiesLoaded(nodes, counts: counts))
@@ -80,8 +98,6 @@ public final class BrowserProgram {
         } catch {
             dispatch(.message(StackScopeErrorMessage.line(for: error), .error))
         }
-        if !session.notes.isEmpty { dispatch(.message(session.notes.joined(separator: "; "), .warning)) }
-        flush()
     }
 
     /// The state is settled: no actions queued, no jobs scheduled.
@@ -108,12 +124,17 @@ public final class BrowserProgram {
         flush()
     }
 
-    /// Keeps the status bar's pending count in step with the main context.
+    /// Keeps the status bar's pending counts and the contexts' list in step with the contexts.
     private func notePendingChanges() {
-        let c = session.mainContext
+        let c = data.context
         let p = c.performAndWait { PendingChanges(inserted: c.inserted.count, updated: c.updated.count, deleted: c.deleted.count) }
         if p != state.pendingChanges {
             _ = App.update(&state, .pendingChanged(p))
+            dirty = true
+        }
+        let infos = contextInfos()
+        if infos != state.contexts || state.currentContext != currentContextName {
+            _ = App.update(&state, .contextsChanged(infos, current: currentContextName))
             dirty = true
         }
     }
@@ -134,7 +155,7 @@ public final class BrowserProgram {
     }
 
     /// Schedules work on the main queue after the current frame is drawn (so a spinner shows first).
-    private func later(_ work: @escaping () -> Void) {
+    func later(_ work: @escaping () -> Void) {
         pendingJobs += 1
         flush()
         let job = MainQueueJob { [self] in
@@ -144,7 +165,7 @@ public final class BrowserProgram {
         DispatchQueue.main.async { job.run() }
     }
 
-    private func run(_ command: Command) {
+    func run(_ command: Command) {
         switch command {
         case let .openTable(source, sort, sectioned, filter, keep):
             later { [self] in
@@ -156,7 +177,8 @@ public final class BrowserProgram {
                 }
             }
         case let .loadWindow(generation, range):
-            queue.append(.windowLoaded(generation: generation, range: range, rows: data.rows(range)))
+            let rows = data.rows(range)
+            queue.append(.windowLoaded(generation: generation, range: range, rows: rows, changed: data.changedColumns(rows)))
         case let .loadDetail(id):
             data.selectedID = id
             guard let id else {
@@ -226,6 +248,8 @@ public final class BrowserProgram {
             ticker?.cancel()
             ticker = nil
             quitHandler()
+        case let .edit(edit):
+            runEdit(edit)
         }
     }
 

@@ -15,16 +15,31 @@ public final class BrowserSession: @unchecked Sendable {
     public let model: ManagedObjectModel
     public let modelVersion: String
     public let readOnly: Bool
-    /// The main-queue context the browser's tables, detail and counts read through.
-    public let mainContext: ManagedObjectContext
+    /// The main-queue context the browser's tables, detail and counts read through (a new one
+    /// after a reset).
+    public var mainContext: ManagedObjectContext {
+        switch backing {
+        case let .stack(stack): stack.mainQueueContext
+        case let .manager(manager): manager.managedObjectContext
+        }
+    }
     /// The coordinator of the main context.
-    public let coordinator: PersistentStoreCoordinator
+    public var coordinator: PersistentStoreCoordinator {
+        switch backing {
+        case let .stack(stack): stack.persistentStoreCoordinator
+        case let .manager(manager): manager.persistentStoreCoordinator
+        }
+    }
     /// The nested stack, when the store was opened through one.
     public let stack: CoreDataStack?
-    /// The shared-manager stack, for the demo store.
-    public let manager: PersistentStoreManager?
+    /// The shared-manager stack, for the demo store (a new manager after a reset or the corruption demo).
+    public var manager: PersistentStoreManager? {
+        if case let .manager(m) = backing { m } else { nil }
+    }
+    /// What the session reads through; replaced when the demo store is reset.
+    private(set) var backing: Backing
     /// The store file's device and inode when it was opened, to notice it deleted or replaced.
-    let fileIdentity: FileIdentity?
+    private(set) var fileIdentity: FileIdentity?
     /// One-line notes about how the store was opened (the model chosen, why read-only), shown at start.
     public internal(set) var notes: [String] = []
     /// Messages the stack reports by itself (saves it triggered that failed).
@@ -64,20 +79,40 @@ public final class BrowserSession: @unchecked Sendable {
         self.readOnly = readOnly
         self.logSink = logSink
         fileIdentity = storeURL.flatMap(FileIdentity.init(url:))
+        self.backing = backing
         switch backing {
         case let .stack(stack):
             self.stack = stack
-            manager = nil
             model = stack.model
-            mainContext = stack.mainQueueContext
-            coordinator = stack.persistentStoreCoordinator
         case let .manager(manager):
-            self.manager = manager
             stack = nil
             model = manager.persistentStoreCoordinator.managedObjectModel
-            mainContext = manager.managedObjectContext
-            coordinator = manager.persistentStoreCoordinator
         }
+    }
+
+    /// Puts a new shared manager in place of the old one (after the demo store was reset).
+    func replaceManager(_ manager: PersistentStoreManager) {
+        manager.managedObjectContext.name = "main"
+        backing = .manager(manager)
+        fileIdentity = storeURL.flatMap(FileIdentity.init(url:))
+    }
+
+    /// Names the stack's contexts for the saves pane and notes the store file anew (after a reset).
+    func stackReplaced() {
+        stack?.privateQueueContext.name = "root"
+        stack?.mainQueueContext.name = "main"
+        fileIdentity = storeURL.flatMap(FileIdentity.init(url:))
+    }
+
+    /// Merges another root context's save into the stack: the root context first, then the main
+    /// context, as an app merges a did-save from a context of its own.
+    func mergeIntoStack(_ ids: SavedObjectIDs) {
+        if let stack {
+            let root = stack.privateQueueContext
+            root.performAndWait { root.mergeChanges(from: ids) }
+        }
+        let main = mainContext
+        main.performAndWait { main.mergeChanges(from: ids) }
     }
 
     /// The contexts of the stack that the saves pane names, root first.

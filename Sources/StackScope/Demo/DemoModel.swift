@@ -23,11 +23,11 @@ public enum DemoLibrary {
             EntityDescription("Book", class: Book.self) {
                 AttributeDescription("title", .string, isOptional: false)
                 AttributeDescription("isbn", .string)
-                AttributeDescription("pages", .integer32, defaultValue: 0)
+                AttributeDescription("pages", .integer32, defaultValue: 100, minValue: 1, maxValue: 10_000)
                 AttributeDescription("wordCount", .integer64, defaultValue: 0)
-                AttributeDescription("edition", .integer16, defaultValue: 1)
+                AttributeDescription("edition", .integer16, defaultValue: 1, minValue: 1, maxValue: 99)
                 AttributeDescription("price", .decimal)
-                AttributeDescription("rating", .double, defaultValue: 0.0)
+                AttributeDescription("rating", .double, defaultValue: 0.0, minValue: 0.0, maxValue: 5.0)
                 AttributeDescription("published", .date)
                 AttributeDescription("inPrint", .boolean, defaultValue: true)
                 AttributeDescription("uuid", .uuid)
@@ -75,7 +75,7 @@ public enum DemoLibrary {
                 AttributeDescription("city", .string)
                 AttributeDescription("founded", .integer16, defaultValue: 0)
                 AttributeDescription("uuid", .uuid)
-                RelationshipDescription("books", destination: "Book", inverse: "publisher", toMany: true)
+                RelationshipDescription("books", destination: "Book", inverse: "publisher", toMany: true, deleteRule: .deny)
             }
         }
     }

@@ -43,6 +43,7 @@ extension App {
             if p.changed { style = Style(fg: .yellow, bold: true) }
             let nameStyle = selected ? selectionStyle(s, .detail) : Style.bold
             b.put(DisplayWidth.pad(p.name, to: nameWidth), x: inner.x, y: y, style: nameStyle)
+            if p.changed { b.put("*", x: inner.x + nameWidth, y: y, style: Style(fg: .yellow, bold: true)) }
             for (k, line) in lines.prefix(8).enumerated() where y < inner.maxY {
                 let isTypeLine = selected && k == lines.count - 1 && !p.isRelationship
                 b.put(line, x: valueX, y: y, maxWidth: valueWidth, style: isTypeLine ? .dim : style)

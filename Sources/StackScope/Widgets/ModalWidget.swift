@@ -70,15 +70,39 @@ extension App {
             return (inner.x + 9 + h.filter.cursorColumn, inner.y)
         case let .confirm(c):
             let height = min(l.size.height - 4, c.lines.count + 4)
-            let r = centered(l.size, width: min(l.size.width - 4, 80), height: height)
+            let widest = c.lines.map(DisplayWidth.of).max() ?? 40
+            let r = centered(l.size, width: min(l.size.width - 4, max(60, min(110, widest + 4))), height: height)
             b.fill(r)
             b.box(r, title: c.title, style: Style(fg: .yellow, bold: true), titleStyle: Style(fg: .yellow, bold: true))
             let inner = r.inset(1)
-            for (i, line) in c.lines.prefix(max(0, inner.height - 1)).enumerated() {
+            let room = max(0, inner.height - 1)
+            for (i, line) in c.lines.dropFirst(c.scroll.offset).prefix(room).enumerated() {
                 b.put(line, x: inner.x + 1, y: inner.y + i, maxWidth: inner.width - 1)
             }
-            b.put("y / Enter: yes    n / Esc: no", x: inner.x + 1, y: inner.maxY - 1, style: .bold)
+            var keys = c.keysLine
+            if c.lines.count > room { keys += " · ↑↓ scroll (\(c.scroll.offset + 1)–\(min(c.lines.count, c.scroll.offset + room)) of \(c.lines.count))" }
+            b.put(keys, x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .bold)
             return nil
+        case let .editor(e):
+            let r = centered(l.size, width: min(l.size.width - 4, 90), height: 8)
+            b.fill(r)
+            b.box(r, title: "Edit \(e.objectTitle).\(e.field.key)", style: Style(fg: .cyan, bold: true), titleStyle: Style(fg: .cyan, bold: true))
+            let inner = r.inset(1)
+            var heading = e.field.typeDescription
+            if !e.next.isEmpty { heading += " · then \(e.next.map(\.key).joined(separator: ", "))" }
+            b.put(heading, x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .dim)
+            let label = e.field.isFilePath ? "file: " : "value: "
+            let lw = b.put(label, x: inner.x + 1, y: inner.y + 2, style: .bold)
+            let inputStyle = e.error == nil ? Style(underline: true) : Style(fg: .red, bold: true, underline: true)
+            let fieldWidth = max(1, inner.width - 2 - lw)
+            b.put(DisplayWidth.pad(e.line.text, to: fieldWidth), x: inner.x + 1 + lw, y: inner.y + 2, maxWidth: fieldWidth, style: inputStyle)
+            if let error = e.error {
+                for (i, line) in DisplayWidth.wrap("✗ " + error, width: inner.width - 2).prefix(2).enumerated() {
+                    b.put(line, x: inner.x + 1, y: inner.y + 3 + i, style: Style(fg: .red, bold: true))
+                }
+            }
+            b.put(e.applying ? "Applying …" : "Enter sets · Esc cancels (nothing changes) · x on the property sets nil", x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
+            return (min(inner.maxX - 1, inner.x + 1 + lw + e.line.cursorColumn), inner.y + 2)
         }
     }
 

@@ -18,7 +18,11 @@ extension App {
             case .error: style = Style(fg: .red, bold: true, reverse: true)
             }
         }
-        var right = "ctx \(s.store.contextName) · \(s.pendingChanges.total) pending"
+        var right = "ctx \(s.store.contextName)"
+        if let c = s.currentContextInfo, c.kind != .main { right += " (\(c.kind.rawValue))" }
+        if let c = s.currentContextInfo, s.contexts.count > 1 || c.kind != .main { right += " · \(c.mergePolicy)" }
+        right += " · \(s.pendingChanges.total) pending"
+        if s.store.readOnly { right = "read-only · " + right }
         if let c = s.pendingCount { right = "\(c)  " + right }
         if !s.mouseEnabled { right = "mouse off · " + right }
         right += " "

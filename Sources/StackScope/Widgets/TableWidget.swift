@@ -29,6 +29,8 @@ extension App {
             case let .relationship(_, _, _, label): title = label
             }
             title += " · \(formatCount(t.objectCount)) object\(t.objectCount == 1 ? "" : "s")"
+            if s.currentContext != "main" { title += " · in \(s.currentContext)" }
+            if let p = s.picking { title = "Pick a \(p.destination) for \(p.ownerTitle).\(p.key) · Enter links · Esc gives up" }
             if let f = t.filter { title += " · filter: \(f)" }
         }
         b.box(r, title: title, style: border, titleStyle: titleStyle)
@@ -88,6 +90,8 @@ extension App {
                     case .moved: mark = "↕"; style = Style(fg: .cyan, bold: true)
                     }
                 }
+                let changedColumns = t.window.changed[id] ?? []
+                if !changedColumns.isEmpty && mark == " " { mark = "*" }
                 if selected { style = selectionStyle(s, .table) }
                 b.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: selected ? style : .plain)
                 b.put(mark, x: inner.x, y: y, style: style)
@@ -100,6 +104,7 @@ extension App {
                     let text = ci < cells.count ? cells[ci] : ""
                     var cellStyle = style
                     if text == "nil" && !selected { cellStyle = Style.dim }
+                    if changedColumns.contains(ci) { cellStyle = cellStyle.with(bold: true, underline: true) }
                     b.put(DisplayWidth.pad(text, to: min(width, room), alignRight: c.alignRight), x: x, y: y, maxWidth: room, style: cellStyle)
                     x += width + 1
                 }

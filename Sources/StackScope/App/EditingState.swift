@@ -1,0 +1,130 @@
+import CoreStack
+import Foundation
+
+/// One context the browser can read and edit through: the main-queue context, or a scratch
+/// context opened for editing (a child of the main context, an independent sibling on the same
+/// coordinator, or a root context on its own coordinator on the same file).
+///
+/// ```swift
+/// ContextInfo(name: "scratch-1", kind: .child, pending: PendingChanges(updated: 1), mergePolicy: "storeTrump (root)")
+/// ```
+public struct ContextInfo: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The stack's main-queue context (read-only in the browser: edits open a scratch context).
+        case main
+        /// A child of the main-queue context: its save pushes into it, with no conflict check.
+        case child
+        /// A root context on the main context's coordinator: it saves straight to the store.
+        case sibling
+        /// A root context on a coordinator of its own on the same file.
+        case coordinator
+
+        /// What saving does, in a few words, for the picker and the status bar.
+        public var saveTarget: String {
+            switch self {
+            case .main: "saves to the store"
+            case .child: "saves into main, then to disk"
+            case .sibling: "saves to the store (same coordinator)"
+            case .coordinator: "saves to the store (own coordinator)"
+            }
+        }
+    }
+    public var name: String
+    public var kind: Kind
+    public var pending: PendingChanges
+    /// The merge policy in force where this context's save meets the store (for a child: the root's).
+    public var mergePolicy: String
+    public var canUndo: Bool
+    public var canRedo: Bool
+    public init(name: String, kind: Kind, pending: PendingChanges = PendingChanges(), mergePolicy: String, canUndo: Bool = false, canRedo: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.pending = pending
+        self.mergePolicy = mergePolicy
+        self.canUndo = canUndo
+        self.canRedo = canRedo
+    }
+}
+
+/// Picking an object in the table to link into a relationship (the table shows the destination
+/// entity; Enter links the selected object, Esc gives up).
+public struct PickState: Sendable, Hashable {
+    public var owner: ManagedObjectID
+    public var ownerTitle: String
+    public var key: String
+    public var destination: String
+    public init(owner: ManagedObjectID, ownerTitle: String, key: String, destination: String) {
+        self.owner = owner
+        self.ownerTitle = ownerTitle
+        self.key = key
+        self.destination = destination
+    }
+}
+
+/// One attribute to type a value for.
+public struct EditorField: Sendable, Hashable {
+    public var key: String
+    /// The attribute's type and rules, shown above the input (`Integer 32, 1…10000`).
+    public var typeDescription: String
+    public var text: String
+    /// A file path is typed instead of the value (binary data).
+    public var isFilePath: Bool
+    public init(key: String, typeDescription: String, text: String, isFilePath: Bool = false) {
+        self.key = key
+        self.typeDescription = typeDescription
+        self.text = text
+        self.isFilePath = isFilePath
+    }
+}
+
+/// The attribute editor: one field at a time (inserting an object asks for each required
+/// attribute in turn). A refused value stays in the editor with the reason.
+public struct EditorState: Sendable, Hashable {
+    public var objectID: ManagedObjectID
+    public var objectTitle: String
+    public var field: EditorField
+    public var line: LineEditor
+    /// Fields still to ask for after this one.
+    public var next: [EditorField]
+    public var error: String?
+    /// Waiting for the program to apply the value.
+    public var applying = false
+    public init(objectID: ManagedObjectID, objectTitle: String, field: EditorField, next: [EditorField] = []) {
+        self.objectID = objectID
+        self.objectTitle = objectTitle
+        self.field = field
+        self.line = LineEditor(text: field.text)
+        self.next = next
+    }
+}
+
+/// Work on the contexts asked for by ``App/update(_:_:)``: edits, saves, undo, merge policies,
+/// the reset demo. The program runs them on the context in use (``AppState/currentContext``).
+public enum EditCommand: Sendable, Hashable {
+    /// Open the editor for an attribute (or toggle a boolean), in a scratch context.
+    case beginEdit(ManagedObjectID, key: String)
+    case setValue(ManagedObjectID, key: String, text: String, isFilePath: Bool)
+    case setNil(ManagedObjectID, key: String)
+    case insert(entity: String)
+    case previewDelete(ManagedObjectID)
+    case delete(ManagedObjectID)
+    /// Start picking an object to link into `key` of `owner`.
+    case beginLink(ManagedObjectID, key: String)
+    case link(owner: ManagedObjectID, key: String, target: ManagedObjectID)
+    case unlink(owner: ManagedObjectID, key: String, target: ManagedObjectID?)
+    case previewSave
+    case save
+    case previewDiscard
+    case discard
+    case undo
+    case redo
+    case switchContext(String)
+    case newContext(ContextInfo.Kind)
+    case mergePolicy(String)
+    /// Resolve a conflict: refresh the object, keeping or dropping the context's changes.
+    case refreshObject(ManagedObjectID, keepChanges: Bool)
+    case previewReset
+    case reset
+    case corrupt
+    case reseed
+}

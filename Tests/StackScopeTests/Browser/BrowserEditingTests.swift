@@ -1,0 +1,287 @@
+import CoreStack
+import Foundation
+import StackScope
+import Testing
+
+/// Editing in scratch contexts, as a person does it: keys in, the screen and the store file read back.
+@Suite("browser: editing in scratch contexts", .serialized)
+struct BrowserEditingTests {
+    /// The browser on a demo library in a real SQLite file, writable.
+    static func fileHarness(open entity: String = "Book", size: Int = 120) throws -> (BrowserHarness, URL) {
+        let (url, _) = try TestSupport.demoStore(size: size)
+        let session = try BrowserSession.open(storePath: url.path, modelPath: nil, readOnly: false)
+        return (try BrowserHarness(session: session, open: entity), url)
+    }
+
+    /// A value straight from the file, through a second coordinator of its own.
+    static func onDisk(_ url: URL, _ id: ManagedObjectID, _ key: String) throws -> AttributeValue {
+        let model = try DemoLibrary.model()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(SQLiteStore(url: url, model: model, readOnly: true))
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        return try context.performAndWait {
+            let uri = id.uriRepresentation()
+            guard let other = coordinator.managedObjectID(forURIRepresentation: uri) else { throw BrowserError.noTable }
+            return try context.existingObject(with: other).attributeValue(forKey: key)
+        }
+    }
+
+    static func sqlite(_ url: URL, _ sql: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [url.path, sql]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        p.waitUntilExit()
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func command(_ h: BrowserHarness, _ line: String) {
+        h.press(":")
+        h.type(line)
+        h.press("Enter")
+    }
+
+    @Test("e edits a cell in a scratch child; the save preview shows old → new; y writes it to disk through main and root")
+    func editAndSave() throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        let before = try Self.onDisk(url, id, "title")
+        h.press("e")
+        #expect(h.state.currentContext == "scratch-1")
+        guard case let .editor(e)? = h.state.topModal else {
+            Issue.record("no editor open")
+            return
+        }
+        #expect(e.field.key == "title")
+        #expect(h.screen.contains("String · required"))
+        h.press("C-u")
+        h.type("Edited Title")
+        h.press("Enter")
+        #expect(h.state.topModal == nil)
+        #expect(h.state.pendingChanges.updated == 1)
+        #expect(h.screen.contains("ctx scratch-1 (child)"))
+        #expect(h.screen.contains("in scratch-1"))
+        // The row is marked changed; the main context has not changed.
+        #expect(h.lines.contains { $0.contains("│~ Edited Title") })
+        // Once the save mark fades, the row keeps a * for its unsaved change.
+        h.onMain { h.program.dispatch(.tick(Date().addingTimeInterval(5))) }
+        #expect(h.lines.contains { $0.contains("│* Edited Title") })
+        #expect(try Self.onDisk(url, id, "title") == before)
+        h.press("W")
+        guard case let .confirm(c)? = h.state.topModal else {
+            Issue.record("no save preview")
+            return
+        }
+        #expect(c.title == "Save scratch-1?")
+        #expect(c.lines.contains { $0.contains("title: \(ValueFormatter.cell(before)) → Edited Title") })
+        h.press("y")
+        #expect(h.waitUntil { $0.pendingChanges.total == 0 })
+        #expect(try Self.onDisk(url, id, "title") == .string("Edited Title"))
+        let pk = id.uriRepresentation().lastPathComponent.dropFirst()
+        #expect(try Self.sqlite(url, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Edited Title")
+        // Each level's did-save is in the saves pane: the scratch context, main, root.
+        #expect(h.waitUntil { s in ["scratch-1", "main", "root"].allSatisfy { n in s.saves.entries.contains { $0.contextName == n } } })
+    }
+
+    @Test("a value the model or the type refuses stays in the editor with the reason; Esc changes nothing")
+    func refusedValue() throws {
+        let (h, _) = try Self.fileHarness()
+        h.press("l l")  // title, isbn, pages
+        #expect(h.state.table.columns[h.state.table.selectedColumn].name == "pages")
+        h.press("e C-u")
+        h.type("0")
+        h.press("Enter")
+        guard case let .editor(e)? = h.state.topModal else {
+            Issue.record("the editor closed on a refused value")
+            return
+        }
+        #expect(e.error?.contains("below the minimum 1") == true)
+        #expect(h.screen.contains("✗"))
+        h.press("C-u")
+        h.type("lots")
+        h.press("Enter")
+        guard case let .editor(e2)? = h.state.topModal else { return }
+        #expect(e2.error?.contains("not a number") == true)
+        h.press("C-u")
+        h.type("70000")
+        h.press("Enter")
+        #expect(h.screen.contains("10000"))
+        h.press("Esc")
+        #expect(h.state.topModal == nil)
+        #expect(h.state.pendingChanges.total == 0)
+    }
+
+    @Test(":discard shows the changes and drops them")
+    func discard() throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        let before = try Self.onDisk(url, id, "title")
+        h.press("e C-u")
+        h.type("Throw Away")
+        h.press("Enter")
+        #expect(h.state.pendingChanges.updated == 1)
+        command(h, "discard")
+        guard case let .confirm(c)? = h.state.topModal else {
+            Issue.record("no discard preview")
+            return
+        }
+        #expect(c.lines.contains { $0.contains("→ Throw Away") })
+        h.press("y")
+        #expect(h.state.pendingChanges.total == 0)
+        #expect(!h.screen.contains("Throw Away"))
+        #expect(try Self.onDisk(url, id, "title") == before)
+    }
+
+    @Test("a inserts with the required values asked for; the save writes it")
+    func insert() throws {
+        let (h, url) = try Self.fileHarness(open: "Genre")
+        let genres = h.state.entities.counts["Genre"] ?? 0
+        h.press("a")
+        guard case let .editor(e)? = h.state.topModal else {
+            Issue.record("no editor for the required name")
+            return
+        }
+        #expect(e.field.key == "name")
+        h.press("Esc")  // no name: the save refuses it
+        #expect(h.state.pendingChanges.inserted == 1)
+        h.press("W y")
+        #expect(h.state.status.message?.contains("a value is required") == true, "\(h.state.status.message ?? "")")
+        #expect(h.state.pendingChanges.inserted == 1)
+        h.press("e")
+        h.type("Poetry")
+        h.press("Enter")
+        #expect(h.state.topModal == nil)
+        h.press("W y")
+        #expect(h.waitUntil { $0.entities.counts["Genre"] == genres + 1 })
+        #expect(try Self.sqlite(url, "SELECT COUNT(*) FROM ZGENRE WHERE ZNAME = 'Poetry'") == "1")
+    }
+
+    @Test("d lists what cascades; deny refuses with the relationship named")
+    func deleteRules() throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        h.press("d")
+        guard case let .confirm(c)? = h.state.topModal else {
+            Issue.record("no delete confirmation")
+            return
+        }
+        #expect(c.lines.contains { $0.hasPrefix("Cascade: also deletes") })
+        #expect(c.lines.contains { $0.hasPrefix("Nullify:") })
+        h.press("y")
+        #expect(h.state.pendingChanges.deleted > 1)
+        h.press("W y")
+        #expect(h.waitUntil { $0.pendingChanges.total == 0 })
+        #expect(h.state.topModal == nil, "\(h.screen)")
+        let pk = id.uriRepresentation().lastPathComponent.dropFirst()
+        #expect(try Self.sqlite(url, "SELECT COUNT(*) FROM ZBOOK WHERE Z_PK = \(pk)") == "0")
+        #expect(try Self.sqlite(url, "SELECT COUNT(*) FROM ZCHAPTER WHERE ZBOOK = \(pk)") == "0")
+        // A publisher with books: the deny rule refuses.
+        command(h, "entity Publisher")
+        #expect(h.state.table.entityName == "Publisher", "\(h.screen)")
+        h.press("d")
+        guard case let .confirm(deny)? = h.state.topModal else {
+            Issue.record("no refusal")
+            return
+        }
+        #expect(deny.title.hasPrefix("Cannot delete"))
+        #expect(deny.lines.contains { $0.hasPrefix("Deny:") && $0.contains(".books") })
+        h.press("Enter")
+        #expect(h.state.pendingChanges.deleted == 0)
+    }
+
+    @Test("e on a to-one relationship picks the object to link from a table; x unlinks")
+    func link() throws {
+        let (h, _) = try Self.fileHarness()
+        h.press("Enter")  // the detail
+        let props = try #require(h.state.detail.snapshot?.properties)
+        let row = try #require(props.firstIndex { $0.name == "publisher" })
+        h.press("g")
+        for _ in 0..<row { h.press("j") }
+        let before = props[row].value
+        h.press("e")
+        #expect(h.state.picking?.key == "publisher")
+        #expect(h.screen.contains("Pick a Publisher"))
+        h.press("G Enter")
+        #expect(h.state.picking == nil)
+        #expect(h.waitUntil { s in s.detail.snapshot?.properties.first { $0.name == "publisher" }.map { $0.changed && $0.value != before } == true })
+        #expect(h.state.focus == .detail)
+        #expect(h.state.detail.snapshot?.properties[h.state.detail.scroll.selection].name == "publisher")
+        h.press("x")
+        #expect(h.waitUntil { s in s.detail.snapshot?.properties.first { $0.name == "publisher" }?.value == "nil" }, "\(h.screen)")
+    }
+
+    @Test("two child contexts save the same object one after the other: the screen names what the second replaced")
+    func twoChildren() throws {
+        let (h, _) = try Self.fileHarness()
+        command(h, "ctx new child")
+        h.press("e C-u")
+        h.type("From One")
+        h.press("Enter")
+        command(h, "ctx new child")
+        #expect(h.state.currentContext == "scratch-2")
+        h.press("e C-u")
+        h.type("From Two")
+        h.press("Enter")
+        command(h, "ctx scratch-1")
+        h.press("W y")
+        #expect(h.waitUntil { $0.contexts.first { $0.name == "scratch-1" }?.pending.total == 0 })
+        command(h, "ctx scratch-2")
+        h.press("W y")
+        #expect(h.waitUntil { if case .confirm = $0.topModal { true } else { false } })
+        guard case let .confirm(c)? = h.state.topModal else { return }
+        #expect(c.lines.contains { $0.contains("no merge policy runs here") })
+        #expect(c.lines.contains { $0.contains(".title: read") && $0.contains("main had From One, now From Two (scratch-2 won)") })
+    }
+
+    @Test("--read-only: every edit key says why it is refused; nothing is written")
+    func readOnly() throws {
+        let (url, _) = try TestSupport.demoStore(size: 60)
+        let sum = try TestSupport.checksum(url)
+        let h = try BrowserHarness(session: try BrowserSession.open(storePath: url.path, modelPath: nil, readOnly: true), open: "Book")
+        for key in ["e", "a", "d", "x", "W"] {
+            h.press(key)
+            #expect(h.state.topModal == nil)
+            #expect(h.state.status.message?.hasPrefix("Read-only:") == true, "\(key)")
+        }
+        #expect(h.state.currentContext == "main")
+        #expect(try TestSupport.checksum(url) == sum)
+    }
+
+    @Test(":reset asks with the object count, then every pane starts again on an empty store")
+    func reset() throws {
+        let (h, _) = try Self.fileHarness()
+        command(h, "reset")
+        guard case let .confirm(c)? = h.state.topModal else {
+            Issue.record("no reset confirmation")
+            return
+        }
+        #expect(c.lines.contains { $0.contains("objects in all") })
+        h.press("y")
+        #expect(h.waitUntil { $0.entities.counts["Book"] == 0 && $0.busy == nil })
+        #expect(h.state.saves.entries.contains { $0.origin == .event && $0.note?.contains("resetStore") == true })
+    }
+
+    @Test(":corrupt damages the demo store; the manager quarantines it and starts fresh, and the screen says where")
+    func corrupt() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let url = folder.appendingPathComponent("LocalData.sqlite")
+        let session = try BrowserSession.demo(storeURL: url, size: 60)
+        let h = try BrowserHarness(session: session, open: "Book")
+        #expect((h.state.entities.counts["Book"] ?? 0) > 0)
+        command(h, "corrupt")
+        h.press("y")
+        #expect(h.waitUntil(timeout: 30) { $0.entities.counts["Book"] == 0 && $0.busy == nil })
+        let note = try #require(h.state.saves.entries.last { $0.origin == .event }?.note)
+        #expect(note.contains("dataStoreWasResetOrCreatedOnLoad = true"))
+        #expect(note.contains("quarantined it at"))
+        let quarantined = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("quarantined") && $0.hasSuffix(".sqlite") }
+        #expect(quarantined.count == 1)
+        let bytes = try Data(contentsOf: folder.appendingPathComponent(quarantined[0])).prefix(16)
+        #expect(bytes == Data(repeating: 0x5A, count: 16))
+        #expect(h.state.status.message?.contains("quarantined") == true)
+        command(h, "reseed")
+        #expect(h.waitUntil(timeout: 30) { ($0.entities.counts["Book"] ?? 0) > 0 })
+    }
+}
