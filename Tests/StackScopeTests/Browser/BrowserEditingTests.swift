@@ -285,3 +285,66 @@ struct BrowserEditingTests {
         #expect(h.waitUntil(timeout: 30) { ($0.entities.counts["Book"] ?? 0) > 0 })
     }
 }
+
+extension BrowserEditingTests {
+    @Test("two sibling contexts edit the same book: under error the second save is refused and shown; k keeps its changes and a new policy saves them")
+    func siblingsConflict() throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        command(h, "ctx new sibling")
+        #expect(h.state.currentContext == "scratch-1")
+        #expect(h.screen.contains("scratch-1 (sibling)"))
+        h.press("e C-u")
+        h.type("Sibling One")
+        h.press("Enter")
+        command(h, "ctx new sibling")
+        h.press("e C-u")
+        h.type("Sibling Two")
+        h.press("Enter")
+        command(h, "ctx scratch-1")
+        h.press("W y")
+        #expect(h.waitUntil { _ in (try? Self.onDisk(url, id, "title")) == .string("Sibling One") })
+        // The main context merged the sibling's did-save.
+        command(h, "ctx main")
+        #expect(h.waitFor("Sibling One"))
+        command(h, "ctx scratch-2")
+        command(h, "mergepolicy error")
+        #expect(h.screen.contains("· error ·"))
+        h.press("W y")
+        #expect(h.waitUntil { if case .confirm = $0.topModal { true } else { false } })
+        guard case let .confirm(report)? = h.state.topModal else { return }
+        #expect(report.title == "Merge conflict saving scratch-2")
+        #expect(report.lines.contains { $0.contains("nothing was saved") })
+        #expect(try Self.onDisk(url, id, "title") == .string("Sibling One"))
+        #expect(h.state.pendingChanges.updated == 1)
+        h.press("k")  // refresh keeping scratch-2's change: it is now based on the store's version
+        #expect(h.state.topModal == nil)
+        h.press("W y")
+        #expect(h.waitUntil { _ in (try? Self.onDisk(url, id, "title")) == .string("Sibling Two") })
+    }
+
+    @Test("under objecttrump a sibling's conflicting save wins property by property")
+    func siblingsObjectTrump() throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        command(h, "ctx new sibling")
+        h.press("e C-u")
+        h.type("Left")
+        h.press("Enter")
+        command(h, "ctx new sibling")
+        h.press("l l e C-u")  // pages
+        h.type("321")
+        h.press("Enter")
+        h.press("h h e C-u")  // title
+        h.type("Right")
+        h.press("Enter")
+        command(h, "ctx scratch-1")
+        h.press("W y")
+        #expect(h.waitUntil { _ in (try? Self.onDisk(url, id, "title")) == .string("Left") })
+        command(h, "ctx scratch-2")
+        command(h, "mergepolicy objecttrump")
+        h.press("W y")
+        #expect(h.waitUntil { _ in (try? Self.onDisk(url, id, "title")) == .string("Right") })
+        #expect(try Self.onDisk(url, id, "pages") == .integer(321))
+    }
+}
