@@ -381,6 +381,8 @@ extension ManagedObjectContext {
         updatedObjects.removeAll()
         deletedObjects.removeAll()
         processPendingChanges()
+        // As Core Data: rollback removes everything from the undo stack.
+        undoManager?.removeAllActions()
     }
 
     /// Forgets every object: the context is as new. Objects obtained before are no longer usable.
@@ -396,6 +398,8 @@ extension ManagedObjectContext {
         pendingChanges = PendingChanges()
         pendingChanges.invalidatedAll = true
         processPendingChanges()
+        // The objects the undo stack refers to are forgotten: nothing is left to undo.
+        undoManager?.removeAllActions()
     }
 
     /// Refreshes an object: with `mergeChanges` false it becomes a fault and loses its unsaved
