@@ -45,6 +45,22 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public var automaticallyMergesChangesFromParent = false
     /// The author recorded with saves (kept for persistent history, a later feature).
     public var transactionAuthor: String?
+    /// What the merge policy did in the last ``save()`` of this root context (empty when the save
+    /// met no conflict, or for a child context). See ``ContextDidSave/mergeResolutions``.
+    ///
+    /// ```swift
+    /// try context.save()
+    /// context.lastSaveMergeResolutions.first?.winners["title"] // .attribute("Mine")
+    /// ```
+    public internal(set) var lastSaveMergeResolutions: [MergeResolution] = []
+    /// The parent's pending changes the last ``save()`` of this child context replaced. See
+    /// ``ContextDidSave/replacedParentChanges``.
+    ///
+    /// ```swift
+    /// try child.save()
+    /// child.lastSaveReplacedParentChanges.map(\.propertyName) // ["title"]
+    /// ```
+    public internal(set) var lastSaveReplacedParentChanges: [ParentChangeReplacement] = []
     /// The context's undo stack; nil (the default, as on iOS) records nothing. Setting one
     /// starts recording; see ``ContextUndoManager``.
     ///
