@@ -84,8 +84,8 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .wrongContext(what):
             return "wrong context: \(what)"
         case let .mergeConflict(conflicts):
-            return "save conflict on \(conflicts.count) object(s): "
-                + conflicts.map(\.description).joined(separator: "; ")
+            return "save conflict on \(conflicts.count) object(s):\n"
+                + conflicts.map(\.description).joined(separator: "\n")
         case let .notAStore(path, reason):
             return "\(path) is not a CoreStack/Core Data store: \(reason)"
         case let .storeCorrupted(path, reason):
@@ -111,24 +111,161 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// One optimistic-locking conflict found while saving.
+/// One optimistic-locking conflict found while saving, as Core Data's `NSMergeConflict`: the
+/// object, its values in the context, as the context last read them and as the store now holds
+/// them, and the row versions.
+///
+/// Snapshots are keyed by property name and hold the stored properties Core Data's snapshots
+/// hold: attributes as ``PropertyValue/attribute(_:)`` and to-one relationships as
+/// ``PropertyValue/toOne(_:)`` (an object ID or nil). Transient properties and to-many
+/// relationships are left out.
+///
+/// ```swift
+/// do {
+///     try context.save()
+/// } catch let CoreStackError.mergeConflict(conflicts) {
+///     for c in conflicts {
+///         print(c)                  // Book p3: title: cached "A", store "B", context "C"; version 2 → 3
+///         print(c.conflictingKeys)  // ["title"]
+///     }
+/// }
+/// ```
+///
+/// A store reports only the object and the versions; a root context's save fills in the
+/// snapshots before it throws ``CoreStackError/mergeConflict(_:)`` or applies its merge policy.
 public struct MergeConflict: Sendable, Equatable, CustomStringConvertible {
-    /// The object in conflict.
+    /// The object in conflict (Core Data's `sourceObject`).
     public var objectID: ManagedObjectID
-    /// The row version the context had.
+    /// The row version the context had read (Core Data's `oldVersionNumber`).
     public var expectedVersion: Int64
-    /// The row version found in the store (0 when the row was deleted).
+    /// The row version found in the store, 0 when the row was deleted (Core Data's `newVersionNumber`).
     public var storeVersion: Int64
+    /// The object's values in the saving context.
+    public var objectSnapshot: [String: PropertyValue]
+    /// The values the context last read or saved for the object (its committed snapshot).
+    public var cachedSnapshot: [String: PropertyValue]
+    /// The values in the store now; nil when the row was deleted from the store.
+    public var persistedSnapshot: [String: PropertyValue]?
 
+    /// A conflict as a store reports it (no snapshots yet).
     public init(objectID: ManagedObjectID, expectedVersion: Int64, storeVersion: Int64) {
+        self.init(
+            objectID: objectID, expectedVersion: expectedVersion, storeVersion: storeVersion,
+            objectSnapshot: [:], cachedSnapshot: [:], persistedSnapshot: [:])
+    }
+
+    /// A conflict with its snapshots.
+    ///
+    /// ```swift
+    /// let c = MergeConflict(
+    ///     objectID: id, expectedVersion: 1, storeVersion: 2,
+    ///     objectSnapshot: ["title": .attribute("Mine")], cachedSnapshot: ["title": .attribute("Old")],
+    ///     persistedSnapshot: ["title": .attribute("Theirs")])
+    /// c.conflictingKeys // ["title"]
+    /// ```
+    public init(
+        objectID: ManagedObjectID, expectedVersion: Int64, storeVersion: Int64,
+        objectSnapshot: [String: PropertyValue], cachedSnapshot: [String: PropertyValue],
+        persistedSnapshot: [String: PropertyValue]?
+    ) {
         self.objectID = objectID
         self.expectedVersion = expectedVersion
         self.storeVersion = storeVersion
+        self.objectSnapshot = objectSnapshot
+        self.cachedSnapshot = cachedSnapshot
+        self.persistedSnapshot = persistedSnapshot
     }
 
+    /// The object in conflict (Core Data's name).
+    public var sourceObjectID: ManagedObjectID { objectID }
+    /// The version the context had read (Core Data's name for ``expectedVersion``).
+    public var oldVersionNumber: Int64 { expectedVersion }
+    /// The version in the store, 0 when deleted (Core Data's name for ``storeVersion``).
+    public var newVersionNumber: Int64 { storeVersion }
+    /// Whether the row was deleted from the store.
+    public var isDeletedInStore: Bool { persistedSnapshot == nil }
+
+    /// The properties the context changed since its cached snapshot, in the entity's order.
+    public var contextChangedKeys: [String] {
+        orderedKeys.filter { objectSnapshot[$0] != cachedSnapshot[$0] }
+    }
+
+    /// The properties the store changed since the context's cached snapshot, in the entity's
+    /// order (every property when the row was deleted).
+    public var storeChangedKeys: [String] {
+        guard let persistedSnapshot else { return orderedKeys }
+        return orderedKeys.filter { persistedSnapshot[$0] != cachedSnapshot[$0] }
+    }
+
+    /// The properties changed on both sides since the cached snapshot, to different values, in
+    /// the entity's order: the ones a merge policy has to decide.
+    public var conflictingKeys: [String] {
+        guard let persistedSnapshot else { return contextChangedKeys }
+        return orderedKeys.filter {
+            objectSnapshot[$0] != cachedSnapshot[$0] && persistedSnapshot[$0] != cachedSnapshot[$0]
+                && objectSnapshot[$0] != persistedSnapshot[$0]
+        }
+    }
+
+    /// The properties changed on either side, in the entity's order.
+    public var changedKeys: [String] {
+        let changed = Set(contextChangedKeys).union(persistedSnapshot == nil ? [] : storeChangedKeys)
+        return orderedKeys.filter { changed.contains($0) }
+    }
+
+    /// Every key of the snapshots, attributes then relationships in the entity's order.
+    private var orderedKeys: [String] {
+        var present = Set(objectSnapshot.keys).union(cachedSnapshot.keys)
+        if let persistedSnapshot { present.formUnion(persistedSnapshot.keys) }
+        let entity = objectID.entity
+        var out = entity.allAttributes.map(\.name).filter { present.contains($0) }
+        out += entity.allRelationships.map(\.name).filter { present.contains($0) }
+        return out
+    }
+
+    /// `Book p3` (the entity and the primary key, or the ID when temporary).
+    var shortName: String {
+        if let pk = objectID.primaryKey { return "\(objectID.entity.name) p\(pk)" }
+        return "\(objectID.entity.name) \(objectID)"
+    }
+
+    /// One line per conflicting property, as `Book p3: title: cached "A", store "B", context "C";
+    /// version 2 → 3`; when no property conflicts, one line naming what each side changed.
     public var description: String {
-        storeVersion == 0
-            ? "\(objectID) was deleted from the store"
-            : "\(objectID) changed in the store (version \(expectedVersion) → \(storeVersion))"
+        let versions = "version \(expectedVersion) → \(storeVersion == 0 ? "deleted" : String(storeVersion))"
+        func show(_ v: PropertyValue?) -> String {
+            switch v {
+            case nil: return "–"
+            case let .attribute(a)?:
+                if case let .string(s) = a { return "\"\(s)\"" }
+                return a.description
+            case let .toOne(id)?:
+                guard let id else { return "nil" }
+                return id.primaryKey.map { "\(id.entity.name) p\($0)" } ?? id.description
+            case let .toMany(ids)?: return "\(ids.count) objects"
+            }
+        }
+        if objectSnapshot.isEmpty && cachedSnapshot.isEmpty {
+            // As a store reports it.
+            return persistedSnapshot == nil || storeVersion == 0
+                ? "\(shortName) was deleted from the store (version \(expectedVersion))"
+                : "\(shortName) changed in the store (\(versions))"
+        }
+        guard let persistedSnapshot else {
+            let keys = contextChangedKeys
+            return "\(shortName): deleted in the store; the context changed "
+                + (keys.isEmpty ? "nothing" : keys.joined(separator: ", ")) + "; \(versions)"
+        }
+        let keys = conflictingKeys
+        if keys.isEmpty {
+            let mine = contextChangedKeys, theirs = storeChangedKeys
+            return "\(shortName): no property changed on both sides (context changed "
+                + (mine.isEmpty ? "nothing" : mine.joined(separator: ", ")) + ", store changed "
+                + (theirs.isEmpty ? "nothing" : theirs.joined(separator: ", ")) + "); \(versions)"
+        }
+        return keys.map { key in
+            "\(shortName): \(key): cached \(show(cachedSnapshot[key])), store \(show(persistedSnapshot[key])), "
+                + "context \(show(objectSnapshot[key])); \(versions)"
+        }.joined(separator: "\n")
     }
 }

@@ -261,7 +261,10 @@ struct NestedContextAndNotificationTests {
                 try b.save()
                 Issue.record("the save should have failed")
             } catch let CoreStackError.mergeConflict(conflicts) {
-                #expect(conflicts == [MergeConflict(objectID: id, expectedVersion: 1, storeVersion: 2)])
+                #expect(conflicts.map(\.objectID) == [id])
+                #expect(conflicts.map(\.oldVersionNumber) == [1] && conflicts.map(\.newVersionNumber) == [2])
+                #expect(conflicts.first?.conflictingKeys == [])
+                #expect(conflicts.first?.contextChangedKeys == ["pages"] && conflicts.first?.storeChangedKeys == ["title"])
             }
             #expect(b.hasChanges)
             b.mergePolicy = .mergeByPropertyObjectTrump

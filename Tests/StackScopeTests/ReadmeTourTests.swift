@@ -73,16 +73,63 @@ struct ReadmeTourTests {
         context.removeObserver(token)
         // --- README code ends ---
 
-        let titles = try context.performAndWait {
-            try context.fetch(FetchRequest<Note>(entityName: "Note", sortDescriptors: [SortDescriptor("title")])).map(\.title)
+        // --- README "Undo" and "Merge conflicts" start ---
+        let other = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        try other.performAndWait { _ = (try other.existingObject(with: noteID) as? Note)?.title }
+
+        // Undo: off by default, as on iOS. One group per user action; undo() posts objectsDidChange.
+        context.undoManager = ContextUndoManager()
+        try context.performAndWait {
+            let note = try context.existingObject(with: noteID) as? Note
+            context.undoGroup(named: "Rename") { note?.title = "Call José today" }
+            print(context.undoManager?.undoActionName ?? "")  // Rename
+            context.undo()  // "Call José back" again
+            context.redo()  // "Call José today"
+            try context.save()
         }
-        #expect(titles == ["Call José back", "Groceries", "Ideas 💡"])
+
+        // `other` read the note before that save: its own save meets the change (optimistic locking).
+        try other.performAndWait {
+            let note = try other.existingObject(with: noteID) as? Note
+            note?.title = "Theirs"
+            do {
+                try other.save()  // the default policy is .error
+            } catch let CoreStackError.mergeConflict(conflicts) {
+                print(conflicts[0])  // Note p2: title: cached "Call José back", store "Call José today", context "Theirs"; version 2 → 3
+            }
+            other.mergePolicy = MergePolicy(name: "objecttrump") ?? .error  // or .custom(CustomMergePolicy(…))
+            try other.save()
+            let resolution = other.lastSaveMergeResolutions[0]
+            print(resolution.conflict.conflictingKeys, resolution.winners["title"] ?? "")  // ["title"] Theirs
+        }
+        // --- README "Undo" and "Merge conflicts" end ---
+
+        let fresh = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        let titles = try fresh.performAndWait {
+            try fresh.fetch(FetchRequest<Note>(entityName: "Note", sortDescriptors: [SortDescriptor("title")])).map(\.title)
+        }
+        #expect(titles == ["Groceries", "Ideas 💡", "Theirs"])
+        let (conflictLine, winner): (String, PropertyValue?) = try other.performAndWait {
+            let note = try #require(try other.existingObject(with: noteID) as? Note)
+            note.title = "Once more"
+            let third = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+            try third.performAndWait {
+                (try third.existingObject(with: noteID) as? Note)?.title = "Elsewhere"
+                try third.save()
+            }
+            other.mergePolicy = .error
+            var line = ""
+            do { try other.save() } catch let CoreStackError.mergeConflict(conflicts) { line = conflicts[0].description }
+            return (line, other.lastSaveMergeResolutions.first?.winners["title"])
+        }
+        #expect(conflictLine == "Note p2: title: cached \"Theirs\", store \"Elsewhere\", context \"Once more\"; version 4 → 5")
+        #expect(winner == nil)
         coordinator.removePersistentStore()
         let reopened = PersistentStoreCoordinator(managedObjectModel: model)
         try reopened.addPersistentStore(SQLiteStore(url: url, model: model, readOnly: true))
         let reader = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: reopened)
         let saved = try reader.performAndWait {
-            try reader.fetch(FetchRequest<Note>(entityName: "Note", predicate: .key("title") == "Call José back")).count
+            try reader.fetch(FetchRequest<Note>(entityName: "Note", predicate: .key("title") == "Elsewhere")).count
         }
         #expect(saved == 1)
     }

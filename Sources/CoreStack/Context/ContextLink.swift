@@ -11,6 +11,9 @@
 final class ContextLink: @unchecked Sendable {
     /// The context; set once it is initialised, cleared by its `deinit`.
     unowned var context: ManagedObjectContext?
+    /// Whether the context has an undo manager: changes note their object's state first
+    /// (checked here, on the object's path, without loading the context).
+    var recordsUndo = false
 
     init() {}
 }

@@ -52,6 +52,26 @@ public struct ContextDidSave {
     public let deleted: Set<ManagedObject>
     /// The IDs of the saved objects, to hand to other queues.
     public let objectIDs: SavedObjectIDs
+    /// For a root context's save that met optimistic-locking conflicts and resolved them by its
+    /// merge policy: per object, the conflict and the value that won for each property (empty
+    /// otherwise). Also ``ManagedObjectContext/lastSaveMergeResolutions``.
+    ///
+    /// ```swift
+    /// let token = context.addDidSaveObserver { saved in
+    ///     for r in saved.mergeResolutions { print(r.conflict.objectID, r.policy.name, r.winners) }
+    /// }
+    /// ```
+    public internal(set) var mergeResolutions: [MergeResolution] = []
+    /// For a child context's save: the parent's pending (unsaved) changes the push replaced, per
+    /// object and property (no merge policy runs there). Also
+    /// ``ManagedObjectContext/lastSaveReplacedParentChanges``.
+    ///
+    /// ```swift
+    /// let token = child.addDidSaveObserver { saved in
+    ///     for r in saved.replacedParentChanges { print(r.propertyName, r.parentValue, "→", r.childValue) }
+    /// }
+    /// ```
+    public internal(set) var replacedParentChanges: [ParentChangeReplacement] = []
 }
 
 /// The IDs of what a save wrote: Sendable, for merging into other contexts.

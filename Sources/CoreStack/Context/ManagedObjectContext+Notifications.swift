@@ -48,6 +48,7 @@ extension ManagedObjectContext {
     /// saves as inserted, instead of hashing them all again.
     @discardableResult
     func announcePendingChanges() -> Set<ManagedObject> {
+        if link.recordsUndo { undoManager?.eventEnded() }
         guard !pendingChanges.isEmpty else { return [] }
         let p = pendingChanges
         pendingChanges = PendingChanges()

@@ -12,6 +12,8 @@ extension ManagedObjectContext {
     /// ```
     public func save() throws {
         checkQueue()
+        lastSaveMergeResolutions = []
+        lastSaveReplacedParentChanges = []
         let announcedFirst = announcePendingChanges()
         guard hasChanges else { return }
         postWillSave()
@@ -28,13 +30,15 @@ extension ManagedObjectContext {
             ? announced : Set(inserted)
         // Settle: everything saved is now committed. A root context settles each object as the
         // coordinator caches its new row (one pass); a child as its parent took the changes.
+        var resolutions: [MergeResolution] = []
+        var replaced: [ParentChangeReplacement] = []
         if parent != nil {
-            try pushToParent(inserted: inserted, updated: updated, deleted: deleted)
+            replaced = try pushToParent(inserted: inserted, updated: updated, deleted: deleted)
             for objects in [inserted, updated] {
                 for o in objects { Self.settle(o, as: o.currentSnapshot()) }
             }
         } else {
-            try saveToStore(inserted: inserted, updated: updated, deleted: deleted)
+            resolutions = try saveToStore(inserted: inserted, updated: updated, deleted: deleted)
         }
         for o in deleted {
             registered[o.objectID] = nil
@@ -48,7 +52,10 @@ extension ManagedObjectContext {
             context: self, inserted: insertedSet, updated: Set(updated), deleted: Set(deleted),
             objectIDs: SavedObjectIDs(
                 inserted: Self.objectIDs(of: inserted), updated: Self.objectIDs(of: updated),
-                deleted: Self.objectIDs(of: deleted)))
+                deleted: Self.objectIDs(of: deleted)),
+            mergeResolutions: resolutions, replacedParentChanges: replaced)
+        lastSaveMergeResolutions = resolutions
+        lastSaveReplacedParentChanges = replaced
         postDidSave(saved)
     }
 
@@ -70,15 +77,19 @@ extension ManagedObjectContext {
     // MARK: Root save
 
     /// Writes the changes in one transaction and settles the saved objects with their new rows.
+    /// Returns what the merge policy did when the store reported conflicts.
     private func saveToStore(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws {
+    ) throws -> [MergeResolution] {
         let coordinator = persistentStoreCoordinator
         let store = try coordinator.requireStore()
         if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
         // Objects keep their permanent IDs even if the save fails (as in Core Data).
         try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
         var attempts = 0
+        // By object, in the order first met; a later attempt's resolution replaces an earlier one.
+        var resolutions: [MergeResolution] = []
+        var position: [ManagedObjectID: Int] = [:]
         while true {
             attempts += 1
             let request = storeSaveRequest(inserted: inserted, updated: updated, deleted: deleted)
@@ -86,11 +97,47 @@ extension ManagedObjectContext {
                 try coordinator.save(request) { i, snapshot in
                     Self.settle(i < inserted.count ? inserted[i] : updated[i - inserted.count], as: snapshot)
                 }
-                return
-            } catch let CoreStackError.mergeConflict(conflicts) where mergePolicy != .error && attempts < 4 {
-                try resolve(conflicts)
+                return resolutions
+            } catch let CoreStackError.mergeConflict(reported) {
+                let fresh = try coordinator.refreshSnapshots(for: reported.map(\.objectID))
+                let conflicts = reported.map { describe($0, fresh: fresh) }
+                guard mergePolicy != .error, attempts < 4 else { throw CoreStackError.mergeConflict(conflicts) }
+                for r in try resolve(conflicts, fresh: fresh) {
+                    if let i = position[r.conflict.objectID] {
+                        resolutions[i] = r
+                    } else {
+                        position[r.conflict.objectID] = resolutions.count
+                        resolutions.append(r)
+                    }
+                }
             }
         }
+    }
+
+    /// A conflict as the store reported it, with the context's, cached and store snapshots (the
+    /// store's read right after the failed transaction, with its version).
+    private func describe(_ conflict: MergeConflict, fresh: [ManagedObjectID: RowSnapshot]) -> MergeConflict {
+        let id = conflict.objectID
+        let o = registeredObject(for: id)
+        let row = fresh[id]
+        return MergeConflict(
+            objectID: id, expectedVersion: conflict.expectedVersion, storeVersion: row?.version ?? 0,
+            objectSnapshot: o.flatMap { $0.isFault ? nil : Self.propertySnapshot($0.currentSnapshot(), entity: $0.entity) } ?? [:],
+            cachedSnapshot: o?.committed.map { Self.propertySnapshot($0, entity: id.entity) } ?? [:],
+            persistedSnapshot: row.map { Self.propertySnapshot($0, entity: id.entity) })
+    }
+
+    /// A row as a snapshot keyed by property name: stored attributes, and to-one relationships as
+    /// object IDs.
+    static func propertySnapshot(_ row: RowSnapshot, entity: EntityDescription) -> [String: PropertyValue] {
+        var out: [String: PropertyValue] = [:]
+        for (slot, a) in entity.allAttributes.enumerated() where !a.isTransient && slot < row.values.count {
+            out[a.name] = .attribute(row.values[slot])
+        }
+        for (slot, r) in entity.allRelationships.enumerated() where !r.isToMany && !r.isTransient {
+            out[r.name] = .toOne(slot < row.toOne.count ? row.toOne[slot] : nil)
+        }
+        return out
     }
 
     /// Gives inserted objects permanent IDs and rewrites references to their temporary IDs.
@@ -156,9 +203,20 @@ extension ManagedObjectContext {
             deleted: deleted.map { StoreRowDeletion(objectID: $0.objectID, expectedVersion: $0.committed?.version ?? 0) })
     }
 
-    /// Applies the merge policy to conflicting objects so the save can be tried again.
-    private func resolve(_ conflicts: [MergeConflict]) throws {
-        let fresh = try persistentStoreCoordinator.refreshSnapshots(for: conflicts.map(\.objectID))
+    /// Applies the merge policy to conflicting objects so the save can be tried again, and
+    /// returns, per object, the values that will win.
+    private func resolve(_ conflicts: [MergeConflict], fresh: [ManagedObjectID: RowSnapshot]) throws -> [MergeResolution] {
+        var drafts: [ConflictResolutionDraft] = []
+        if case .custom = mergePolicy {
+            drafts = conflicts.compactMap { c in
+                guard let o = registeredObject(for: c.objectID), !o.isDeleted, fresh[o.objectID] != nil else { return nil }
+                return ConflictResolutionDraft(conflict: c)
+            }
+        }
+        if case let .custom(policy) = mergePolicy { try policy.resolver(&drafts) }
+        var draftByID: [ManagedObjectID: ConflictResolutionDraft] = [:]
+        for d in drafts { draftByID[d.conflict.objectID] = d }
+        var out: [MergeResolution] = []
         for conflict in conflicts {
             guard let o = registeredObject(for: conflict.objectID) else { continue }
             guard let row = fresh[o.objectID] else {
@@ -166,6 +224,7 @@ extension ManagedObjectContext {
                 updatedObjects.remove(o)
                 deletedObjects.remove(o)
                 forget(o)
+                out.append(MergeResolution(conflict: conflict, policy: mergePolicy, winners: [:]))
                 continue
             }
             let state = ObjectState(row: row, toMany: [:])
@@ -183,7 +242,54 @@ extension ManagedObjectContext {
                 deletedObjects.remove(o)
                 o.changeState = .clean
                 o.materialize(from: row)
+            case .custom:
+                if let draft = draftByID[o.objectID] {
+                    try apply(draft, row: row, to: o)
+                } else {
+                    // A delete of the saving context: it goes through.
+                    o.committed?.version = row.version
+                }
             }
+            var winners: [String: PropertyValue] = [:]
+            if !o.isDeleted {
+                let now = Self.propertySnapshot(o.currentSnapshot(), entity: o.entity)
+                for key in conflict.changedKeys { winners[key] = now[key] }
+            }
+            out.append(MergeResolution(conflict: conflict, policy: mergePolicy, winners: winners))
+        }
+        return out
+    }
+
+    /// A custom policy's decision: the store's row, with the draft's values on top.
+    private func apply(_ draft: ConflictResolutionDraft, row: RowSnapshot, to o: ManagedObject) throws {
+        let e = o.entity
+        for (slot, a) in e.allAttributes.enumerated() where !a.isTransient && slot < row.values.count {
+            guard let chosen = draft.values[a.name] else {
+                o.values[slot] = row.values[slot]
+                continue
+            }
+            guard case let .attribute(v) = chosen, let coerced = AttributeCoercion.coerce(v, to: a.type) else {
+                throw CoreStackError.typeMismatch(
+                    entity: e.name, key: a.name, expected: a.type.xcodeName, got: "\(chosen) from the merge policy \(mergePolicy.name)")
+            }
+            o.values[slot] = coerced
+        }
+        for (slot, r) in e.allRelationships.enumerated() where !r.isToMany && !r.isTransient {
+            let stored = slot < row.toOne.count ? row.toOne[slot] : nil
+            guard let chosen = draft.values[r.name] else {
+                o.relations[slot] = .toOne(stored)
+                continue
+            }
+            guard case let .toOne(id) = chosen, id.map({ $0.entity.isKind(of: e.destinations[slot]) }) ?? true else {
+                throw CoreStackError.typeMismatch(
+                    entity: e.name, key: r.name, expected: r.destinationEntityName, got: "\(chosen) from the merge policy \(mergePolicy.name)")
+            }
+            o.relations[slot] = .toOne(id.map { persistentStoreCoordinator.canonicalID($0) })
+        }
+        o.committed = row
+        if o.changeState == .clean {
+            o.changeState = .updated
+            updatedObjects.insert(o)
         }
     }
 
@@ -203,8 +309,11 @@ extension ManagedObjectContext {
 
     // MARK: Child save
 
-    private func pushToParent(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
-        guard let parent else { return }
+    /// Pushes the changes into the parent and returns the parent's pending changes they replaced.
+    private func pushToParent(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
+    ) throws -> [ParentChangeReplacement] {
+        guard let parent else { return [] }
         let c = persistentStoreCoordinator
         struct Push {
             var id: ManagedObjectID
@@ -234,7 +343,8 @@ extension ManagedObjectContext {
         let ins = inserted.map { push($0, all: true) }
         let ups = updated.map { push($0, all: false) }
         let dels = deleted.map(\.objectID)
-        try parent.performAndWait {
+        return try parent.performAndWait {
+            var replaced: [ParentChangeReplacement] = []
             for p in ins {
                 let o = p.entity.managedObjectClass.init(entity: p.entity, objectID: p.id)
                 o.managedObjectContext = parent
@@ -252,9 +362,20 @@ extension ManagedObjectContext {
                 let o = try parent.object(with: p.id)
                 try o.fireFault()
                 if o.isDeleted { continue }
-                for i in p.changedValueSlots { o.values[i] = p.values[i] }
+                let pending = o.hasChanges
+                for i in p.changedValueSlots {
+                    if pending, o.values[i] != p.values[i], o.committed.map({ $0.values[i] != o.values[i] }) ?? true,
+                        !p.entity.allAttributes[i].isTransient
+                    {
+                        replaced.append(ParentChangeReplacement(
+                            objectID: o.objectID, propertyName: p.entity.allAttributes[i].name,
+                            parentValue: .attribute(o.values[i]), childValue: .attribute(p.values[i])))
+                    }
+                    o.values[i] = p.values[i]
+                }
                 for (slot, rel) in p.relations {
                     if case .toMany = rel, case .fault = o.relations[slot] { _ = try o.destinationIDs(slot: slot) }
+                    if pending, let r = Self.replacement(of: o, slot: slot, by: rel) { replaced.append(r) }
                     o.relations[slot] = rel
                 }
                 parent.objectDidChange(o)
@@ -275,6 +396,29 @@ extension ManagedObjectContext {
                 parent.pendingChanges.deleted.insert(o)
             }
             parent.processPendingChanges()
+            return replaced
+        }
+    }
+
+    /// The replacement of a parent's pending relationship change by a child's value, if the slot
+    /// held one that differs.
+    private static func replacement(of o: ManagedObject, slot: Int, by rel: RelationSlot) -> ParentChangeReplacement? {
+        let r = o.entity.allRelationships[slot]
+        if r.isTransient { return nil }
+        switch (o.relations[slot], rel) {
+        case let (.toOne(mine), .toOne(theirs)):
+            let committed = o.committed.flatMap { slot < $0.toOne.count ? $0.toOne[slot] : nil }
+            guard mine != theirs, o.committed == nil || committed != mine else { return nil }
+            return ParentChangeReplacement(objectID: o.objectID, propertyName: r.name, parentValue: .toOne(mine), childValue: .toOne(theirs))
+        case let (.toMany(mine), .toMany(theirs)):
+            let committed = o.committedToMany[slot]
+            let same = r.isOrdered ? mine == theirs : Set(mine) == Set(theirs)
+            let pending = committed.map { r.isOrdered ? $0 != mine : Set($0) != Set(mine) } ?? (o.committed == nil)
+            guard !same, pending else { return nil }
+            return ParentChangeReplacement(
+                objectID: o.objectID, propertyName: r.name, parentValue: .toMany(Array(mine)), childValue: .toMany(Array(theirs)))
+        default:
+            return nil
         }
     }
 
@@ -363,6 +507,8 @@ extension ManagedObjectContext {
         updatedObjects.removeAll()
         deletedObjects.removeAll()
         processPendingChanges()
+        // As Core Data: rollback removes everything from the undo stack.
+        undoManager?.removeAllActions()
     }
 
     /// Forgets every object: the context is as new. Objects obtained before are no longer usable.
@@ -378,6 +524,8 @@ extension ManagedObjectContext {
         pendingChanges = PendingChanges()
         pendingChanges.invalidatedAll = true
         processPendingChanges()
+        // The objects the undo stack refers to are forgotten: nothing is left to undo.
+        undoManager?.removeAllActions()
     }
 
     /// Refreshes an object: with `mergeChanges` false it becomes a fault and loses its unsaved

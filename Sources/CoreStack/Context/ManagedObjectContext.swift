@@ -45,6 +45,38 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public var automaticallyMergesChangesFromParent = false
     /// The author recorded with saves (kept for persistent history, a later feature).
     public var transactionAuthor: String?
+    /// What the merge policy did in the last ``save()`` of this root context (empty when the save
+    /// met no conflict, or for a child context). See ``ContextDidSave/mergeResolutions``.
+    ///
+    /// ```swift
+    /// try context.save()
+    /// context.lastSaveMergeResolutions.first?.winners["title"] // .attribute("Mine")
+    /// ```
+    public internal(set) var lastSaveMergeResolutions: [MergeResolution] = []
+    /// The parent's pending changes the last ``save()`` of this child context replaced. See
+    /// ``ContextDidSave/replacedParentChanges``.
+    ///
+    /// ```swift
+    /// try child.save()
+    /// child.lastSaveReplacedParentChanges.map(\.propertyName) // ["title"]
+    /// ```
+    public internal(set) var lastSaveReplacedParentChanges: [ParentChangeReplacement] = []
+    /// The context's undo stack; nil (the default, as on iOS) records nothing. Setting one
+    /// starts recording; see ``ContextUndoManager``.
+    ///
+    /// ```swift
+    /// context.undoManager = ContextUndoManager()
+    /// book.title = "Typo"
+    /// context.processPendingChanges()
+    /// context.undo() // the title is back
+    /// ```
+    public var undoManager: ContextUndoManager? {
+        didSet {
+            if oldValue !== undoManager { oldValue?.context = nil }
+            undoManager?.context = self
+            link.recordsUndo = undoManager != nil
+        }
+    }
 
     let queue: DispatchQueue
     private let queueToken = QueueToken()
@@ -310,6 +342,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if o.entity.isAbstract {
             throw CoreStackError.invalidModel(entity: o.entity.name, property: nil, reason: "an abstract entity cannot have instances")
         }
+        noteWillChange(o)
         o.managedObjectContext = self
         o.values = o.entity.defaultValues
         o.relations = o.entity.emptyRelations
@@ -355,7 +388,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         for dest in cascade { try delete(dest) }
     }
 
-    private func markDeleted(_ object: ManagedObject) {
+    func markDeleted(_ object: ManagedObject) {
+        noteWillChange(object)
         let id = object.objectID
         pendingChanges.updated.remove(object)
         object.pendingUpdate = false
@@ -504,9 +538,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if r.isToMany {
             var set = OrderedSet(try o.destinationIDs(slot: slot))
             guard set.append(id).inserted else { return }
+            noteWillChange(o, relationshipSlot: slot)
             o.relations[slot] = .toMany(set)
         } else {
             if case let .toOne(cur) = o.relations[slot], cur == id { return }
+            noteWillChange(o, relationshipSlot: slot)
             if case let .toOne(cur?) = o.relations[slot], cur != id, let inv = o.entity.inverseSlots[slot],
                 let old = try? object(with: cur), (try? old.fireFault()) != nil
             {
@@ -522,9 +558,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if r.isToMany {
             var set = OrderedSet(try o.destinationIDs(slot: slot))
             guard set.remove(id) != nil else { return }
+            noteWillChange(o, relationshipSlot: slot)
             o.relations[slot] = .toMany(set)
         } else {
             guard case let .toOne(cur) = o.relations[slot], cur == id else { return }
+            noteWillChange(o, relationshipSlot: slot)
             o.relations[slot] = .toOne(nil)
         }
         if !o.isDeleted { objectDidChange(o, transientOnly: r.isTransient) }

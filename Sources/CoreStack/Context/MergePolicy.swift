@@ -5,7 +5,12 @@ import Foundation
 ///
 /// ```swift
 /// context.mergePolicy = .mergeByPropertyObjectTrump
+/// context.mergePolicy = MergePolicy(name: "storetrump") ?? .error
 /// ```
+///
+/// A policy runs only where a save reaches the store: a child context's save pushes into its
+/// parent without a conflict check (see ``ContextDidSave/replacedParentChanges``). What it
+/// decided is in ``ContextDidSave/mergeResolutions``.
 public enum MergePolicy: Sendable, Hashable {
     /// Fail the save with ``CoreStackError/mergeConflict(_:)`` listing each conflict (the default).
     case error
@@ -17,4 +22,41 @@ public enum MergePolicy: Sendable, Hashable {
     case overwrite
     /// The context's changes to conflicting objects are dropped in favour of the store.
     case rollback
+    /// A closure decides, property by property (as a subclass of Core Data's `NSMergePolicy`).
+    case custom(CustomMergePolicy)
+
+    /// The policy's name: `error`, `objectTrump`, `storeTrump`, `overwrite`, `rollback`, or the
+    /// custom policy's name.
+    ///
+    /// ```swift
+    /// MergePolicy.mergeByPropertyStoreTrump.name // "storeTrump"
+    /// ```
+    public var name: String {
+        switch self {
+        case .error: "error"
+        case .mergeByPropertyObjectTrump: "objectTrump"
+        case .mergeByPropertyStoreTrump: "storeTrump"
+        case .overwrite: "overwrite"
+        case .rollback: "rollback"
+        case let .custom(policy): policy.name
+        }
+    }
+
+    /// The built-in policy of a name, case-insensitively: `error`, `objecttrump`, `storetrump`,
+    /// `overwrite` or `rollback`; nil for any other name.
+    ///
+    /// ```swift
+    /// MergePolicy(name: "ObjectTrump") // .mergeByPropertyObjectTrump
+    /// MergePolicy(name: "newest")      // nil
+    /// ```
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "error": self = .error
+        case "objecttrump": self = .mergeByPropertyObjectTrump
+        case "storetrump": self = .mergeByPropertyStoreTrump
+        case "overwrite": self = .overwrite
+        case "rollback": self = .rollback
+        default: return nil
+        }
+    }
 }

@@ -44,6 +44,7 @@ extension ManagedObject {
         try fireFault()
         try checkMutable()
         if values[slot] == coerced { return }
+        if let link = contextLink, link.recordsUndo { link.context?.noteWillChange(self) }
         values[slot] = coerced
         let transientOnly = entity.attributeIsTransient[slot]
         // Already recorded as changed and pending: nothing for the context to note (and no load
@@ -168,6 +169,7 @@ extension ManagedObject {
             try ctx.link(self, slot: slot, to: o)
         }
         if r.isOrdered, case let .toMany(now) = relations[slot], Array(now) != Array(newIDs) {
+            ctx.noteWillChange(self, relationshipSlot: slot)
             relations[slot] = .toMany(newIDs)
             ctx.objectDidChange(self, transientOnly: r.isTransient)
         }
