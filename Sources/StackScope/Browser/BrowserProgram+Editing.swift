@@ -333,7 +333,7 @@ extension BrowserProgram {
             }
             if !resolutions.isEmpty {
                 if !lines.isEmpty { lines.append("") }
-                lines += Self.resolutionLines(resolutions)
+                lines += Self.resolutionLines(resolutions, in: ctx)
             }
             if !lines.isEmpty {
                 dispatch(.saveLogged(SaveLogEntry(
@@ -459,13 +459,23 @@ extension BrowserProgram {
         return lines
     }
 
-    static func resolutionLines(_ resolutions: [MergeResolution]) -> [String] {
-        var lines = ["Conflicts resolved by the merge policy (per property: cached = what the context read):"]
+    /// What a merge policy did, per object and property: the value the context read (cached),
+    /// the store's, the context's, and the one that won.
+    static func resolutionLines(_ resolutions: [MergeResolution], in ctx: ManagedObjectContext) -> [String] {
+        var lines = ["Optimistic locking found these objects changed in the store since they were read;",
+                     "the merge policy decided, per property (cached = what the context had read):"]
         for r in resolutions {
-            lines.append("  \(r.conflict.sourceObjectID.uriRepresentation().lastPathComponent) under \(r.policy.name):")
+            let c = r.conflict
+            let object = (try? ctx.existingObject(with: c.sourceObjectID)).map(describe) ?? c.sourceObjectID.uriRepresentation().lastPathComponent
+            lines.append("  \(object) under \(r.policy.name) (version \(c.oldVersionNumber) → \(c.newVersionNumber)):")
+            if c.persistedSnapshot == nil { lines.append("    deleted in the store") }
             for key in r.winners.keys.sorted() {
-                let c = r.conflict
-                lines.append("    \(key): cached \(c.cachedSnapshot[key].map(String.init(describing:)) ?? "–"), store \(c.persistedSnapshot?[key].map(String.init(describing:)) ?? "–"), context \(c.objectSnapshot[key].map(String.init(describing:)) ?? "–") → won \(r.winners[key].map(String.init(describing:)) ?? "–")")
+                let cached = format(c.cachedSnapshot[key], in: ctx)
+                let store = c.persistedSnapshot.map { format($0[key], in: ctx) } ?? "deleted"
+                let mine = format(c.objectSnapshot[key], in: ctx)
+                let won = format(r.winners[key], in: ctx)
+                let who = won == mine && won != store ? "context" : won == store && won != mine ? "store" : "same"
+                lines.append("    \(key): cached \(cached) · store \(store) · context \(mine) → \(won) (\(who))")
             }
         }
         return lines

@@ -50,6 +50,8 @@ final class ScratchContexts {
             own = c
             context = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: c, name: name)
         }
+        // Each user action is one undo group (the program groups them); undo works until the save.
+        context.undoManager = ContextUndoManager()
         var token: ObservationToken?
         if kind == .sibling || kind == .coordinator {
             // The main context learns of a root scratch's saves by merging its did-save.

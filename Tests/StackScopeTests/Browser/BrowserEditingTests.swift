@@ -348,3 +348,63 @@ extension BrowserEditingTests {
         #expect(try Self.onDisk(url, id, "pages") == .integer(321))
     }
 }
+
+extension BrowserEditingTests {
+    @Test("u and Ctrl-R step back and forth through several edits of a scratch context")
+    func undoRedo() throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        let original = try Self.onDisk(url, id, "title")
+        h.press("e C-u")
+        h.type("First")
+        h.press("Enter")
+        h.press("e C-u")
+        h.type("Second")
+        h.press("Enter")
+        h.press("l l e C-u")
+        h.type("222")
+        h.press("Enter")
+        #expect(h.state.currentContextInfo?.canUndo == true)
+        h.press("u")
+        #expect(h.state.status.message?.hasPrefix("Undid Edit pages") == true)
+        #expect(h.screen.contains("Second"))
+        #expect(!h.lines.contains { $0.contains("Second") && $0.contains(" 222 ") })
+        h.press("u")
+        #expect(h.waitFor("First"))
+        h.press("u")
+        #expect(h.state.pendingChanges.total == 0)
+        #expect(h.state.currentContextInfo?.canUndo == false)
+        h.press("u")
+        #expect(h.state.status.message?.contains("nothing to undo") == true)
+        h.press("C-r C-r")
+        #expect(h.waitFor("Second"))
+        #expect(h.state.currentContextInfo?.canRedo == true)
+        h.press("W y")
+        #expect(h.waitUntil { _ in (try? Self.onDisk(url, id, "title")) == .string("Second") })
+        #expect(try Self.onDisk(url, id, "pages") != .integer(222))
+        #expect(original != .string("Second"))
+    }
+
+    @Test("the merge report after a policy resolved a sibling conflict names, per property, cached, store, context and winner")
+    func mergeReport() throws {
+        let (h, _) = try Self.fileHarness()
+        command(h, "ctx new sibling")
+        h.press("e C-u")
+        h.type("Left")
+        h.press("Enter")
+        command(h, "ctx new sibling")
+        h.press("e C-u")
+        h.type("Right")
+        h.press("Enter")
+        command(h, "ctx scratch-1")
+        h.press("W y")
+        command(h, "ctx scratch-2")
+        command(h, "mergepolicy storetrump")
+        h.press("W y")
+        #expect(h.waitUntil { if case .confirm = $0.topModal { true } else { false } })
+        guard case let .confirm(report)? = h.state.topModal else { return }
+        #expect(report.lines.contains { $0.contains("under storeTrump") })
+        #expect(report.lines.contains { $0.contains("title: cached") && $0.contains("store Left · context Right → Left (store)") })
+        #expect(h.state.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflicts") == true })
+    }
+}
