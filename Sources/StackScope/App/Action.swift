@@ -30,6 +30,8 @@ public indirect enum Action: Sendable {
     case detailLoaded(DetailSnapshot?, error: String?)
     case saveLogged(SaveLogEntry)
     case searchFound(index: Int?, term: String)
+    /// Long work reports how far it got (the status bar's progress line).
+    case progress(String)
     case message(String, StatusState.Level)
     /// The context in use has this many unsaved changes now.
     case pendingChanged(PendingChanges)
@@ -126,4 +128,6 @@ public enum Command: Sendable, Hashable {
     case quit
     /// Work on the contexts: edits, saves, undo, merge policies, reset.
     case edit(EditCommand)
+    /// Stop the long work under way (a search in steps) and drop the results of work not started yet.
+    case cancelWork
 }

@@ -19,6 +19,10 @@ public final class BrowserProgram {
     var scratch: ScratchContexts
     /// The context in use: "main" or a scratch context's name.
     var currentContextName = "main"
+    /// Bumped when the user cancels long work: jobs started before it drop their results.
+    var workEpoch = 0
+    /// How many rows a search looks at per turn of the main queue (between them keys are read).
+    public var searchStepRows = 4_096
     /// The context whose save last met a merge conflict (the conflict report's choices refresh it).
     var conflictContext: ManagedObjectContext?
     private var queue: [Action] = []
@@ -168,7 +172,10 @@ public final class BrowserProgram {
     func run(_ command: Command) {
         switch command {
         case let .openTable(source, sort, sectioned, filter, keep):
+            let epoch = workEpoch
             later { [self] in
+                // Cancelled (Esc) before it started: the table stays as it was.
+                guard epoch == workEpoch else { return }
                 do {
                     let opened = try data.openTable(source, sort: sort, sectioned: sectioned, filter: filter, keepSelection: keep)
                     dispatch(.tableOpened(opened))
@@ -191,7 +198,7 @@ public final class BrowserProgram {
                 queue.append(.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error)))
             }
         case let .search(term, from, forward):
-            later { [self] in dispatch(.searchFound(index: data.search(term, from: from, forward: forward), term: term)) }
+            searchStep(term, from: from, forward: forward, scanned: 0, epoch: workEpoch)
         case .refresh:
             later { [self] in
                 if let change = session.storeFileChange() {
@@ -250,6 +257,23 @@ public final class BrowserProgram {
             quitHandler()
         case let .edit(edit):
             runEdit(edit)
+        case .cancelWork:
+            workEpoch += 1
+        }
+    }
+
+    /// Searches a few thousand rows per turn of the main queue, so keys (Esc) are read between
+    /// steps and the status bar shows how far it got.
+    private func searchStep(_ term: String, from: Int, forward: Bool, scanned: Int, epoch: Int) {
+        later { [self] in
+            guard epoch == workEpoch else { return }
+            switch data.searchStep(term, from: from, forward: forward, scanned: scanned, budget: searchStepRows) {
+            case let .found(i): dispatch(.searchFound(index: i, term: term))
+            case .notFound: dispatch(.searchFound(index: nil, term: term))
+            case let .more(next, scannedNow):
+                dispatch(.progress("Searching “\(term)”: \(scannedNow.formatted()) of \(data.rowCount.formatted()) rows"))
+                searchStep(term, from: next, forward: forward, scanned: scannedNow, epoch: epoch)
+            }
         }
     }
 
