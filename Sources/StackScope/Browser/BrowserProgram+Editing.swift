@@ -71,7 +71,12 @@ extension BrowserProgram {
             let o = try ctx.existingObject(with: id)
             guard let a = o.entity.attribute(named: key) else { throw CoreStackError.unknownKey(entity: o.entity.name, key: key) }
             let value = try ValueParser.parse(text, for: a, isFilePath: isFilePath)
-            try o.validateValue(value, forKey: key)
+            do {
+                try o.validateValue(value, forKey: key)
+            } catch let CoreStackError.validation(_, _, _, reason) {
+                // The editor names the object already: the model's reason is enough.
+                throw BrowserError.invalidValue(key: key, type: a.type.xcodeName, text: text, reason: "the model says \(reason)")
+            }
             try change(ctx, "Edit \(key)") { try o.setAttributeValue(value, forKey: key) }
             dispatch(.editResult(error: nil))
 
@@ -163,9 +168,13 @@ extension BrowserProgram {
 
         case .previewSave, .previewDiscard:
             let ctx = data.context
-            let pendingAbove = currentScratch.map { $0.kind == .child } ?? true ? stackHasChanges() : false
-            guard ctx.hasChanges || edit == .previewSave && pendingAbove else { throw BrowserError.nothingTo(edit == .previewSave ? "save in \(currentContextName)" : "discard in \(currentContextName)") }
             let saving = edit == .previewSave
+            // Main and child contexts save through the stack: changes left above them (a save
+            // that failed at the root) are saved again from here.
+            let throughStack = (currentScratch?.kind ?? .main) == .main || currentScratch?.kind == .child
+            guard ctx.hasChanges || saving && throughStack && stackHasChanges() else {
+                throw BrowserError.nothingTo(saving ? "save in \(currentContextName)" : "discard in \(currentContextName)")
+            }
             var lines = Self.changeLines(ctx)
             if lines.isEmpty { lines = ["No changes here; the main and root contexts hold changes a save did not write yet."] }
             let target = currentScratch?.kind.saveTarget ?? ContextInfo.Kind.main.saveTarget

@@ -26,6 +26,9 @@ public final class BrowserProgram {
     /// The context whose save last met a merge conflict (the conflict report's choices refresh it).
     var conflictContext: ManagedObjectContext?
     private var queue: [Action] = []
+    /// Actions the commands of the action being handled produced: they go before the keys still
+    /// queued, so a key typed right after `e` reaches the editor `e` opened.
+    private var produced: [Action] = []
     private var processing = false
     private var dirty = true
     private var saveObserver: (any NSObjectProtocol)?
@@ -114,14 +117,21 @@ public final class BrowserProgram {
 
     /// Feeds several actions in (keys read in one go) and renders once after the last.
     public func dispatch(_ actions: [Action]) {
+        if processing {
+            produced.append(contentsOf: actions)
+            return
+        }
         queue.append(contentsOf: actions)
-        guard !processing else { return }
         processing = true
         while !queue.isEmpty {
             let a = queue.removeFirst()
             let commands = App.update(&state, a)
             dirty = true
             for c in commands { run(c) }
+            if !produced.isEmpty {
+                queue.insert(contentsOf: produced, at: 0)
+                produced.removeAll()
+            }
         }
         processing = false
         notePendingChanges()
@@ -185,17 +195,17 @@ public final class BrowserProgram {
             }
         case let .loadWindow(generation, range):
             let rows = data.rows(range)
-            queue.append(.windowLoaded(generation: generation, range: range, rows: rows, changed: data.changedColumns(rows)))
+            produced.append(.windowLoaded(generation: generation, range: range, rows: rows, changed: data.changedColumns(rows)))
         case let .loadDetail(id):
             data.selectedID = id
             guard let id else {
-                queue.append(.detailLoaded(nil, error: nil))
+                produced.append(.detailLoaded(nil, error: nil))
                 return
             }
             do {
-                queue.append(.detailLoaded(try data.detail(for: id), error: nil))
+                produced.append(.detailLoaded(try data.detail(for: id), error: nil))
             } catch {
-                queue.append(.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error)))
+                produced.append(.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error)))
             }
         case let .search(term, from, forward):
             searchStep(term, from: from, forward: forward, scanned: 0, epoch: workEpoch)

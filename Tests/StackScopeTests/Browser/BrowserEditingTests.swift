@@ -408,3 +408,19 @@ extension BrowserEditingTests {
         #expect(h.state.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflicts") == true })
     }
 }
+
+extension BrowserEditingTests {
+    @Test("keys read in one go after e reach the editor e opened (typing ahead of the screen)")
+    func typeAhead() throws {
+        let (h, _) = try Self.fileHarness()
+        h.press("l l")
+        h.onMain { h.program.dispatch([.key(.char("e")), .key(.ctrl("u")), .key(.char("0")), .key(.enter)]) }
+        h.waitUntilIdle()
+        guard case let .editor(e)? = h.state.topModal else {
+            Issue.record("the editor is not open")
+            return
+        }
+        #expect(e.line.text == "0")
+        #expect(e.error?.contains("below the minimum 1") == true)
+    }
+}
