@@ -3,7 +3,8 @@
 //
 //   corestack-history-probe STORE insert COUNT TEXT AUTHOR   one save of COUNT notes, prints "saved"
 //   corestack-history-probe STORE loop COUNT PAUSE_MS         COUNT saves of one note each, authors
-//                                                             "loop-<i>"; prints "saved <i> <unix time>"
+//                                                             "loop-<pid>-<i>"; prints "saved <i> <unix time
+//                                                             after the commit> <save duration in ms>"
 //   corestack-history-probe STORE set OLD NEW POLICY          sets the note OLD to NEW and saves
 //                                                             (POLICY: error, overwrite, object, store, rollback)
 //   corestack-history-probe STORE bigsave COUNT               prints "saving", then one save of COUNT notes
@@ -66,15 +67,18 @@ do {
         line("saved")
     case "loop":
         let count = number(3), pause = number(4)
+        let pid = ProcessInfo.processInfo.processIdentifier
         for i in 0..<count {
+            let start = Date()
             try context.performAndWait {
-                context.transactionAuthor = "loop-\(i)"
+                context.transactionAuthor = "loop-\(pid)-\(i)"
                 let note = try context.insertObject(forEntityName: "Note")
                 try note.setValue("loop-\(ProcessInfo.processInfo.processIdentifier)-\(i)", forKey: "text")
                 try note.setValue(Int64(i), forKey: "n")
                 try context.save()
             }
-            line("saved \(i) \(Date().timeIntervalSince1970)")
+            let end = Date()
+            line("saved \(i) \(end.timeIntervalSince1970) \(end.timeIntervalSince(start) * 1000)")
             if pause > 0 { usleep(UInt32(pause) * 1000) }
         }
     case "set":

@@ -237,4 +237,20 @@ struct PersistentHistoryTests {
             #expect(changes.allSatisfy { $0.changedObjectID?.primaryKey == $0.primaryKey && $0.changedObjectID?.entity.name == $0.entityName })
         }
     }
+
+    @Test("a PersistentContainer whose store description asks for history tracking records its saves")
+    func containerOption() async throws {
+        let container = PersistentContainer(name: "Notes", model: try NoteModel.make())
+        container.storeDescription = .init(url: try HistoryStack.newURL())
+        container.storeDescription.options.persistentHistoryTracking = true
+        try await container.loadPersistentStores()
+        try await container.performBackgroundTask { context in
+            context.transactionAuthor = "container"
+            try context.insertObject(forEntityName: "Note").setValue("x", forKey: "text")
+            try context.save()
+        }
+        let history = try container.persistentStoreCoordinator.execute(.fetchHistory(after: nil)).transactions
+        #expect(history.map(\.author) == ["container"])
+        #expect(history.first?.changes.map(\.changeType) == [.insert])
+    }
 }
