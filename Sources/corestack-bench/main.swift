@@ -100,6 +100,21 @@ struct Bench: ParsableCommand {
     }
 
     func runChild(_ mode: String) throws {
+        if mode == "remote" {
+            // Remote-change latency and contention (BENCHMARKS.md, "Remote changes"): --n saves.
+            let probe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("corestack-history-probe")
+            guard FileManager.default.isExecutableFile(atPath: probe.path) else {
+                throw ValidationError("build corestack-history-probe next to corestack-bench first: swift build -c release --product corestack-history-probe")
+            }
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let lines = try RemoteChangeBench.run(saves: n, pauseMs: 20, probe: probe, directory: dir) {
+                FileHandle.standardError.write(Data("· \($0)\n".utf8))
+            }
+            print(lines.joined(separator: "\n"))
+            return
+        }
         if mode == "phases" {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: dir) }

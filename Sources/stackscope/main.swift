@@ -22,7 +22,7 @@ struct StackScopeCommand: ParsableCommand {
             Press ? in the browser for its keys.
             """,
         version: CoreStackVersion.string,
-        subcommands: [Browse.self, Info.self, Dump.self, Migrate.self, Demo.self],
+        subcommands: [Browse.self, Info.self, Dump.self, History.self, Migrate.self, Demo.self],
         defaultSubcommand: Browse.self
     )
 }
@@ -185,3 +185,27 @@ extension StackScopeCommand {
 }
 
 StackScopeCommand.main()
+
+extension StackScopeCommand {
+    struct History: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a store's persistent history: transactions (author, context, process) and their changes.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: "Only transactions after this token (STORE-UUID:NUMBER as printed, or a transaction number).")
+        var after: String?
+
+        @Option(help: "Only transactions with this author.")
+        var author: String?
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            try report {
+                try HistoryCommand.run(storePath: options.store, modelPath: options.model, after: after, author: author, json: json)
+            }
+        }
+    }
+}

@@ -43,7 +43,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Whether the context merges changes saved by its siblings into its parent (or, for a root
     /// context, saved by other contexts of its coordinator).
     public var automaticallyMergesChangesFromParent = false
-    /// The author recorded with saves (kept for persistent history, a later feature).
+    /// The author a root save records in persistent history (``PersistentHistoryTransaction/author``).
     public var transactionAuthor: String?
     /// What the merge policy did in the last ``save()`` of this root context (empty when the save
     /// met no conflict, or for a child context). See ``ContextDidSave/mergeResolutions``.

@@ -21,6 +21,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var rootContexts: [WeakContext] = []
     /// Serialises saves, so each one is one transaction in order.
     private let saveLock = NSLock()
+    /// Remote-change observers and the monitor watching the store file for other connections' commits.
+    let remoteChanges = RemoteChangeCenter()
 
     /// Creates a coordinator for a model. The model is then kept for the rest of the process:
     /// object IDs refer to their entity without retaining it (see `ModelRetention`).
@@ -46,6 +48,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw CoreStackError.noStore("this coordinator already has a store (one store per coordinator)")
         }
         self.store = store
+        try remoteChanges.start(store: store, coordinator: self)
     }
 
     /// Removes the store and empties the row cache.
@@ -55,6 +58,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         store = nil
         rowCache.removeAll()
         permanentIDs.removeAll()
+        remoteChanges.stop()
     }
 
     /// The store.
@@ -246,6 +250,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         settle(&request.inserted, from: 0)
         settle(&request.updated, from: insertedCount)
         for d in request.deleted { rowCache[d.objectID] = nil }
+    }
+
+    /// Forgets the cached rows of these objects (another connection changed them).
+    func forgetCachedRows<S: Sequence>(_ ids: S) where S.Element == ManagedObjectID {
+        lock.lock()
+        for id in ids { rowCache[id] = nil }
+        lock.unlock()
     }
 
     /// Forgets every cached row (after the store changed behind the coordinator's back).
