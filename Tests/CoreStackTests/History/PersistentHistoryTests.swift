@@ -253,4 +253,22 @@ struct PersistentHistoryTests {
         #expect(history.map(\.author) == ["container"])
         #expect(history.first?.changes.map(\.changeType) == [.insert])
     }
+
+    @Test("history rows holding values of the wrong type are storeCorrupted, naming table, column and row", arguments: [
+        ("UPDATE ACHANGE SET ZENTITYPK = 'x'", "ACHANGE.ZENTITYPK"),
+        ("UPDATE ACHANGE SET ZCHANGETYPE = 7", "ACHANGE.ZCHANGETYPE"),
+        ("UPDATE ATRANSACTION SET ZTIMESTAMP = 'noon'", "ATRANSACTION.ZTIMESTAMP"),
+        ("UPDATE ATRANSACTIONSTRING SET ZNAME = CAST(Z_PK AS BLOB) WHERE ZNAME = 'a'", "ATRANSACTION.ZAUTHOR"),
+    ])
+    func damagedHistory(damage: String, column: String) throws {
+        let stack = try HistoryStack(url: try HistoryStack.newURL(), model: try NoteModel.make())
+        try stack.insertNotes(["x"], author: "a")
+        try stack.store.write { db in try db.execute(sql: damage) }
+        do {
+            _ = try stack.history()
+            Issue.record("no error for \(damage)")
+        } catch let CoreStackError.storeCorrupted(_, reason) {
+            #expect(reason.contains(column), "\(reason)")
+        }
+    }
 }
