@@ -271,4 +271,22 @@ struct PersistentHistoryTests {
             #expect(reason.contains(column), "\(reason)")
         }
     }
+
+    @Test("the history tables and indexes CoreStack creates are Core Data's, as sqlite_master shows them in the CoreDataPlus store")
+    func sameSchemaAsCoreData() throws {
+        let stack = try HistoryStack(url: try HistoryStack.newURL(), model: try NoteModel.make())
+        try stack.insertNotes(["x"])
+        let apple = try Fixtures.copyStore("stores/alemar11-CoreDataPlus/SampleModel2_V2.sqlite")
+        let query = "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE tbl_name IN ('ACHANGE', 'ATRANSACTION', 'ATRANSACTIONSTRING') ORDER BY name"
+        func rows(_ url: URL) throws -> [String] {
+            try RawSQLite.run(query, in: url).map { r in ["type", "name", "tbl_name", "sql"].map { "\(r[$0] ?? "")" }.joined(separator: "|") }
+        }
+        let ours = try rows(stack.url)
+        #expect(ours.count == 11)
+        #expect(ours == (try rows(apple)))
+        let keys = "SELECT Z_ENT || ' ' || Z_NAME || ' ' || Z_SUPER AS k FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT"
+        let ourKeys = try RawSQLite.run(keys, in: stack.url).compactMap { $0["k"] as? String }
+        #expect(ourKeys == ["16001 CHANGE 0", "16002 TRANSACTION 0", "16003 TRANSACTIONSTRING 0"])
+        #expect(ourKeys == (try RawSQLite.run(keys, in: apple)).compactMap { $0["k"] as? String })
+    }
 }
