@@ -177,7 +177,7 @@ struct PersistentHistoryTests {
         #expect(PersistentHistoryToken(parsing: "x:y", store: "S") == nil)
     }
 
-    @Test("merging a transaction from another coordinator updates a context and its fetched results controller")
+    @Test("merging a transaction from another coordinator updates a context, its fetched results controller and an entity monitor")
     func mergeTransactionIntoFRC() throws {
         let url = try HistoryStack.newURL()
         let model = try NoteModel.make()
@@ -200,8 +200,13 @@ struct PersistentHistoryTests {
         // The reader's cached row of "b" is stale until the merge.
         let transactions = try reader.history(after: token)
         #expect(transactions.count == 2)
+        let monitor = try EntityMonitor<ManagedObject>(context: reader.context, entityName: "Note", frequency: .onChange)
+        let monitorLog = MonitorLog()
+        monitor.delegate = monitorLog
         reader.context.performAndWait { for t in transactions { reader.context.mergeChanges(from: t) } }
         #expect(log.last == ["a", "bb", "c"])
+        #expect(monitorLog.inserted == 2)
+        #expect(monitorLog.updated == 1)
         reader.context.performAndWait { #expect(controller.fetchedObjects.count == 3) }
     }
 
