@@ -48,7 +48,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw CoreStackError.noStore("this coordinator already has a store (one store per coordinator)")
         }
         self.store = store
-        try remoteChanges.start(store: store, coordinator: self)
+        do {
+            try remoteChanges.start(store: store, coordinator: self)
+        } catch {
+            self.store = nil
+            throw error
+        }
     }
 
     /// Removes the store and empties the row cache.

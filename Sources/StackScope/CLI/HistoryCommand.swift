@@ -10,6 +10,11 @@ import Foundation
 /// ```
 public enum HistoryCommand {
     /// What the command found: the store's UUID, whether it has history, and the transactions.
+    ///
+    /// ```swift
+    /// let listing = try HistoryCommand.listing(storePath: path, modelPath: nil, after: nil, author: "app")
+    /// print(listing.transactions.count)
+    /// ```
     public struct Listing: Sendable, Hashable {
         public var storeUUID: String
         public var hasHistory: Bool
@@ -71,6 +76,11 @@ public enum HistoryCommand {
         }
     }
 
+    /// The listing as text: one block per transaction, a table of its changes.
+    ///
+    /// ```swift
+    /// print(HistoryCommand.renderText(listing))
+    /// ```
     public static func renderText(_ listing: Listing) -> String {
         guard listing.hasHistory else { return "The store keeps no persistent history (no ATRANSACTION table)." }
         if listing.transactions.isEmpty { return "No transactions." }
@@ -95,6 +105,11 @@ public enum HistoryCommand {
         return lines.joined(separator: "\n")
     }
 
+    /// The listing as JSON (`storeUUID`, `hasHistory`, `transactions` with their `changes`).
+    ///
+    /// ```swift
+    /// let json = HistoryCommand.renderJSON(listing)
+    /// ```
     public static func renderJSON(_ listing: Listing) -> String {
         func opt(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
         return JSONValue.object([

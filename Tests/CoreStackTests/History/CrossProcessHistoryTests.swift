@@ -143,6 +143,9 @@ struct CrossProcessHistoryTests {
         let probe = try HistoryProbe([url.path, "bigsave", "200000"])
         #expect(await probe.waitFor("saving"), "\(probe.text)")
         try await Task.sleep(nanoseconds: 100_000_000)
+        // A reader here is not blocked by the writer there (WAL): it reads before the probe's save ends.
+        #expect(try a.noteTexts() == ["before"])
+        #expect(!probe.text.contains("saved"))
         #expect(kill(probe.process.processIdentifier, SIGKILL) == 0)
         #expect(await probe.waitUntilExit())
         #expect(!probe.text.contains("saved"), "the save finished before the kill; make it bigger")

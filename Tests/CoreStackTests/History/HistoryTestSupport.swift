@@ -77,3 +77,14 @@ final class FRCLog: FetchedResultsControllerDelegate, @unchecked Sendable {
     var last: [String]? { lock.withLock { snapshots.last } }
     var count: Int { lock.withLock { snapshots.count } }
 }
+
+/// Counts what an entity monitor's delegate hears.
+final class MonitorLog: EntityMonitorDelegate, @unchecked Sendable {
+    typealias Object = ManagedObject
+    private(set) var inserted = 0
+    private(set) var updated = 0
+    private(set) var deleted = 0
+    func entityMonitor(_ monitor: EntityMonitor<ManagedObject>, didInsert objects: Set<ManagedObject>) { inserted += objects.count }
+    func entityMonitor(_ monitor: EntityMonitor<ManagedObject>, didUpdate objects: Set<ManagedObject>) { updated += objects.count }
+    func entityMonitor(_ monitor: EntityMonitor<ManagedObject>, didDelete objects: Set<ManagedObject>) { deleted += objects.count }
+}

@@ -177,7 +177,7 @@ struct PersistentHistoryTests {
         #expect(PersistentHistoryToken(parsing: "x:y", store: "S") == nil)
     }
 
-    @Test("merging a transaction from another coordinator updates a context and its fetched results controller")
+    @Test("merging a transaction from another coordinator updates a context, its fetched results controller and an entity monitor")
     func mergeTransactionIntoFRC() throws {
         let url = try HistoryStack.newURL()
         let model = try NoteModel.make()
@@ -200,8 +200,13 @@ struct PersistentHistoryTests {
         // The reader's cached row of "b" is stale until the merge.
         let transactions = try reader.history(after: token)
         #expect(transactions.count == 2)
+        let monitor = try EntityMonitor<ManagedObject>(context: reader.context, entityName: "Note", frequency: .onChange)
+        let monitorLog = MonitorLog()
+        monitor.delegate = monitorLog
         reader.context.performAndWait { for t in transactions { reader.context.mergeChanges(from: t) } }
         #expect(log.last == ["a", "bb", "c"])
+        #expect(monitorLog.inserted == 2)
+        #expect(monitorLog.updated == 1)
         reader.context.performAndWait { #expect(controller.fetchedObjects.count == 3) }
     }
 
@@ -252,5 +257,41 @@ struct PersistentHistoryTests {
         let history = try container.persistentStoreCoordinator.execute(.fetchHistory(after: nil)).transactions
         #expect(history.map(\.author) == ["container"])
         #expect(history.first?.changes.map(\.changeType) == [.insert])
+    }
+
+    @Test("history rows holding values of the wrong type are storeCorrupted, naming table, column and row", arguments: [
+        ("UPDATE ACHANGE SET ZENTITYPK = 'x'", "ACHANGE.ZENTITYPK"),
+        ("UPDATE ACHANGE SET ZCHANGETYPE = 7", "ACHANGE.ZCHANGETYPE"),
+        ("UPDATE ATRANSACTION SET ZTIMESTAMP = 'noon'", "ATRANSACTION.ZTIMESTAMP"),
+        ("UPDATE ATRANSACTIONSTRING SET ZNAME = CAST(Z_PK AS BLOB) WHERE ZNAME = 'a'", "ATRANSACTION.ZAUTHOR"),
+    ])
+    func damagedHistory(damage: String, column: String) throws {
+        let stack = try HistoryStack(url: try HistoryStack.newURL(), model: try NoteModel.make())
+        try stack.insertNotes(["x"], author: "a")
+        try stack.store.write { db in try db.execute(sql: damage) }
+        do {
+            _ = try stack.history()
+            Issue.record("no error for \(damage)")
+        } catch let CoreStackError.storeCorrupted(_, reason) {
+            #expect(reason.contains(column), "\(reason)")
+        }
+    }
+
+    @Test("the history tables and indexes CoreStack creates are Core Data's, as sqlite_master shows them in the CoreDataPlus store")
+    func sameSchemaAsCoreData() throws {
+        let stack = try HistoryStack(url: try HistoryStack.newURL(), model: try NoteModel.make())
+        try stack.insertNotes(["x"])
+        let apple = try Fixtures.copyStore("stores/alemar11-CoreDataPlus/SampleModel2_V2.sqlite")
+        let query = "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE tbl_name IN ('ACHANGE', 'ATRANSACTION', 'ATRANSACTIONSTRING') ORDER BY name"
+        func rows(_ url: URL) throws -> [String] {
+            try RawSQLite.run(query, in: url).map { r in ["type", "name", "tbl_name", "sql"].map { "\(r[$0] ?? "")" }.joined(separator: "|") }
+        }
+        let ours = try rows(stack.url)
+        #expect(ours.count == 11)
+        #expect(ours == (try rows(apple)))
+        let keys = "SELECT Z_ENT || ' ' || Z_NAME || ' ' || Z_SUPER AS k FROM Z_PRIMARYKEY WHERE Z_ENT > 16000 ORDER BY Z_ENT"
+        let ourKeys = try RawSQLite.run(keys, in: stack.url).compactMap { $0["k"] as? String }
+        #expect(ourKeys == ["16001 CHANGE 0", "16002 TRANSACTION 0", "16003 TRANSACTIONSTRING 0"])
+        #expect(ourKeys == (try RawSQLite.run(keys, in: apple)).compactMap { $0["k"] as? String })
     }
 }

@@ -8,7 +8,11 @@ import Foundation
 /// }
 /// ```
 public struct PersistentHistoryChange: Sendable, Hashable {
-    /// What happened to the object (`ACHANGE.ZCHANGETYPE`).
+    /// What happened to the object (`ACHANGE.ZCHANGETYPE`: 0, 1, 2).
+    ///
+    /// ```swift
+    /// let deletes = transaction.changes.filter { $0.changeType == .delete }
+    /// ```
     public enum ChangeType: Int, Sendable, Hashable, Codable, CustomStringConvertible {
         case insert = 0
         case update = 1

@@ -3,6 +3,11 @@ import GRDB
 
 extension SQLiteStore {
     /// Whether this store records history (opened with ``PersistentStoreOptions/persistentHistoryTracking``, writable).
+    ///
+    /// ```swift
+    /// let store = try SQLiteStore(url: url, model: model, options: .init(persistentHistoryTracking: true))
+    /// store.tracksPersistentHistory // true
+    /// ```
     public var tracksPersistentHistory: Bool { historyTracker != nil }
 
     /// Whether the file holds Core Data's history tables (written by Core Data or by a CoreStack

@@ -14,6 +14,10 @@ extension Notification.Name {
 }
 
 /// The user-info keys of ``Foundation/Notification/Name/persistentStoreRemoteChange`` (Core Data's names).
+///
+/// ```swift
+/// let change = note.userInfo?[RemoteChangeKey.change] as? RemoteStoreChange
+/// ```
 public enum RemoteChangeKey {
     /// The store file's URL.
     public static let storeURL = "storeURL"

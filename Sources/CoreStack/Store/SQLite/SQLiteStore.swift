@@ -30,6 +30,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let isReadOnly: Bool
     public let metadata: StoreMetadata
     /// The options the store was opened with (history tracking, remote change notifications).
+    ///
+    /// ```swift
+    /// if store.options.remoteChangeNotifications { print("watching \(store.url?.path ?? "")") }
+    /// ```
     public let options: PersistentStoreOptions
 
     let path: String
