@@ -52,6 +52,8 @@ public indirect enum Action: Sendable {
     case pickStarted(PickState)
     /// The store was reset or replaced: every pane starts again on the new contexts.
     case storeReplaced(note: String)
+    /// Another process (or coordinator) committed to the store.
+    case remoteChanged(RemoteStoreChange)
 }
 
 /// What opening a table produced.
@@ -128,6 +130,8 @@ public enum Command: Sendable, Hashable {
     case quit
     /// Work on the contexts: edits, saves, undo, merge policies, reset.
     case edit(EditCommand)
+    /// Merge another process's commit into the stack (or re-read the store when it keeps no history).
+    case mergeRemote(RemoteStoreChange)
     /// Stop the long work under way (a search in steps) and drop the results of work not started yet.
     case cancelWork
 }

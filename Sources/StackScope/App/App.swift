@@ -127,6 +127,9 @@ extension App {
         case .saveAndQuit:
             s.busy = "Saving"
             return [.saveAll(thenQuit: true)]
+        case let .remoteChanged(change):
+            logRemote(&s, change)
+            return [.mergeRemote(change)]
         case .perform, .showModal, .editResult, .contextsChanged, .pickStarted, .storeReplaced:
             return updateEditing(&s, action)
         }

@@ -32,6 +32,8 @@ public final class BrowserProgram {
     private var processing = false
     private var dirty = true
     private var saveObserver: (any NSObjectProtocol)?
+    /// Other processes' commits to the store file (renewed when the store is replaced).
+    var remoteObservation: RemoteChangeObservation?
     private var ticker: (any DispatchSourceTimer)?
     /// Jobs scheduled on the main queue and not finished (for ``isIdle``).
     private var pendingJobs = 0
@@ -77,6 +79,7 @@ public final class BrowserProgram {
     /// the first screen. Call on the main queue.
     public func start(openEntity: String? = nil) {
         observeSaves()
+        observeRemoteChanges()
         let mailbox = MainMailbox(self)
         session.logSink.attach { message in mailbox.post(.message(message, .error)) }
         loadAndOpen(openEntity)
@@ -269,6 +272,8 @@ public final class BrowserProgram {
             runEdit(edit)
         case .cancelWork:
             workEpoch += 1
+        case let .mergeRemote(change):
+            mergeRemote(change)
         }
     }
 
@@ -302,6 +307,25 @@ public final class BrowserProgram {
         t.setEventHandler { job.run() }
         ticker = t
         t.resume()
+    }
+
+    /// Other processes' commits (and other coordinators' in this process) as the coordinator
+    /// notices them.
+    func observeRemoteChanges() {
+        let mailbox = MainMailbox(self)
+        remoteObservation = session.coordinator.addRemoteChangeObserver(queue: .main) { change in
+            mailbox.post(.remoteChanged(change))
+        }
+    }
+
+    /// Brings the stack up to date with another process's commit: the transactions merged into the
+    /// root and main contexts (tables, counts and the detail follow), or without history a re-read.
+    private func mergeRemote(_ change: RemoteStoreChange) {
+        guard !change.transactions.isEmpty else {
+            run(.refresh)
+            return
+        }
+        for t in change.transactions { session.mergeIntoStack(t.objectIDs) }
     }
 
     /// Every did-save in the process on this store, from any context (root, main, children, batch

@@ -7,6 +7,7 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     private weak var coordinator: PersistentStoreCoordinator?
     /// Serial: one poll at a time; the state below is used only on it.
     private let queue = DispatchQueue(label: "CoreStack.remoteChange.monitor")
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private var timer: (any DispatchSourceTimer)?
     private var lastVersion: Int64
     private var lastTransaction: Int64
@@ -14,6 +15,7 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     init(store: SQLiteStore, coordinator: PersistentStoreCoordinator) throws {
         self.store = store
         self.coordinator = coordinator
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(queue))
         store.historyTracker?.recordOwnTransactions()
         lastVersion = try store.dataVersion()
         lastTransaction = try store.currentPersistentHistoryToken().transactionNumber
@@ -29,11 +31,14 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         timer.resume()
     }
 
+    /// Stops polling; when it returns no poll runs any more, so once the monitor is released the
+    /// store's connection closes at once (a caller removing the store can then touch the file).
     func stop() {
-        queue.async { [self] in
+        let cancel = { [self] in
             timer?.cancel()
             timer = nil
         }
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(queue) { cancel() } else { queue.sync(execute: cancel) }
     }
 
     deinit { timer?.cancel() }
