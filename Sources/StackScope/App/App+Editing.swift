@@ -217,6 +217,8 @@ extension App {
                         "Unsaved changes in scratch contexts are lost."],
                 onYes: .perform(.edit(.corrupt)))))
             return []
+        case "history":
+            return [.edit(.history)]
         case "reseed":
             guard mayEdit(&s) else { return [] }
             s.busy = "Seeding the demo library"

@@ -127,4 +127,6 @@ public enum EditCommand: Sendable, Hashable {
     case reset
     case corrupt
     case reseed
+    /// Show the store's persistent history (the last transactions, newest last).
+    case history
 }

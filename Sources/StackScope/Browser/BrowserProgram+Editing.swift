@@ -252,7 +252,31 @@ extension BrowserProgram {
             corruptDemoStore()
         case .reseed:
             reseed()
+        case .history:
+            dispatch(.showModal(.confirm(try historyReport())))
         }
+    }
+
+    /// The store's persistent history as a list: the last 200 transactions, each with when, who
+    /// (process, author, context) and what it changed.
+    private func historyReport() throws -> ConfirmState {
+        guard let store = session.coordinator.persistentStore as? SQLiteStore, try store.hasPersistentHistory() else {
+            throw BrowserError.nothingTo("show: this store keeps no persistent history (Core Data's ATRANSACTION tables)")
+        }
+        var request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+        request.fetchLimit = 0
+        let all = try session.coordinator.execute(request).transactions
+        let shown = all.suffix(200)
+        var lines = ["\(all.count) transactions\(all.count > shown.count ? ", the last \(shown.count) shown" : ""); tracking \(store.tracksPersistentHistory ? "on" : "off") in this window", ""]
+        let style = Date.ISO8601FormatStyle(timeZone: .current)
+        for t in shown {
+            var counts: [PersistentHistoryChange.ChangeType: Int] = [:]
+            for c in t.changes { counts[c.changeType, default: 0] += 1 }
+            let who = [t.processID.map { "pid \($0)" }, t.bundleID, t.author.map { "author \($0)" }, t.contextName.map { "context \($0)" }]
+                .compactMap { $0 }.joined(separator: " · ")
+            lines.append("#\(t.transactionNumber)  \(t.timestamp.formatted(style))  +\(counts[.insert] ?? 0) ~\(counts[.update] ?? 0) −\(counts[.delete] ?? 0)  \(who)")
+        }
+        return ConfirmState(title: "Persistent history of \(session.storeURL?.lastPathComponent ?? "the store")", lines: lines, onYes: nil)
     }
 
     // MARK: Contexts
@@ -495,7 +519,7 @@ extension EditCommand {
     /// Whether the command changes a context or the store (refused on a read-only store).
     var writes: Bool {
         switch self {
-        case .switchContext, .newContext, .mergePolicy, .previewDiscard, .discard: false
+        case .switchContext, .newContext, .mergePolicy, .previewDiscard, .discard, .history: false
         default: true
         }
     }

@@ -182,5 +182,15 @@ struct BrowserRemoteChangeTests {
         #expect(entry.note?.contains("transaction") == true)
         #expect(h.screen.contains("▸⇄"))
         #expect(h.waitFor("Remote Genre"))
+        // :history lists the store's transactions, the other coordinator's with its author.
+        h.press(":")
+        h.type("history")
+        h.press("Enter")
+        guard case let .confirm(c)? = h.state.topModal else {
+            Issue.record("no history shown")
+            return
+        }
+        #expect(c.title.hasPrefix("Persistent history of LocalData.sqlite"))
+        #expect(c.lines.contains { $0.contains("+1 ~0 −0") && $0.contains("author batch-job") && $0.contains("context importer") })
     }
 }
