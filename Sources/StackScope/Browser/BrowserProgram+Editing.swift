@@ -224,15 +224,14 @@ extension BrowserProgram {
             let whose = target === data.context ? currentContextName : "root (where \(currentContextName)'s saves meet the store)"
             dispatch(.message("Merge policy of \(whose): \(policy.name)", .info))
 
-        case let .refreshObject(id, keep):
+        case let .refreshObjects(ids, keep):
             let ctx = conflictContext ?? data.context
             try ctx.performAndWait {
-                let o = try ctx.existingObject(with: id)
-                ctx.refresh(o, mergeChanges: keep)
+                for id in ids { ctx.refresh(try ctx.existingObject(with: id), mergeChanges: keep) }
                 ctx.processPendingChanges()
             }
             reloadDetail()
-            dispatch(.message("Refreshed \(id.uriRepresentation().lastPathComponent) from the store, \(keep ? "keeping" : "dropping") local changes; :w saves again", .info))
+            dispatch(.message("Refreshed \(ids.count) object\(ids.count == 1 ? "" : "s") from the store, \(keep ? "keeping" : "dropping") local changes; :w saves again", .info))
 
         case .previewReset:
             let total = data.counts.filter { name, _ in session.model.entities.first { $0.name == name }?.superentity == nil }.values.reduce(0, +)
@@ -381,13 +380,11 @@ extension BrowserProgram {
             for c in conflicts { lines += c.description.split(separator: "\n").map(String.init) }
             lines += ["", "k: refresh keeping your changes (object trump by hand) · x: refresh dropping them",
                       ":mergepolicy objecttrump|storetrump|overwrite|rollback, then :w, saves again under that policy"]
-            var choices: [ConfirmChoice] = []
-            if let first = conflicts.first {
-                choices = [
-                    ConfirmChoice(key: .char("k"), label: "keep mine", action: .perform(.edit(.refreshObject(first.objectID, keepChanges: true)))),
-                    ConfirmChoice(key: .char("x"), label: "drop mine", action: .perform(.edit(.refreshObject(first.objectID, keepChanges: false)))),
-                ]
-            }
+            let ids = conflicts.map(\.sourceObjectID)
+            let choices = [
+                ConfirmChoice(key: .char("k"), label: "keep mine", action: .perform(.edit(.refreshObjects(ids, keepChanges: true)))),
+                ConfirmChoice(key: .char("x"), label: "drop mine", action: .perform(.edit(.refreshObjects(ids, keepChanges: false)))),
+            ]
             dispatch(.saveLogged(SaveLogEntry(
                 date: clock(), contextName: who, origin: .event, inserted: [], updated: [], deleted: [],
                 note: "conflict: \(conflicts.count) objects, policy error, nothing saved")))
