@@ -502,9 +502,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     private func addLink(to o: ManagedObject, slot: Int, id: ManagedObjectID) throws {
         let r = o.entity.allRelationships[slot]
         if r.isToMany {
-            var set = OrderedSet(try o.destinationIDs(slot: slot))
-            guard set.append(id).inserted else { return }
-            o.relations[slot] = .toMany(set)
+            guard try o.mutateToMany(slot: slot, { $0.append(id).inserted }) else { return }
         } else {
             if case let .toOne(cur) = o.relations[slot], cur == id { return }
             if case let .toOne(cur?) = o.relations[slot], cur != id, let inv = o.entity.inverseSlots[slot],
@@ -520,9 +518,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     func removeLink(from o: ManagedObject, slot: Int, id: ManagedObjectID) throws {
         let r = o.entity.allRelationships[slot]
         if r.isToMany {
-            var set = OrderedSet(try o.destinationIDs(slot: slot))
-            guard set.remove(id) != nil else { return }
-            o.relations[slot] = .toMany(set)
+            guard try o.mutateToMany(slot: slot, { $0.remove(id) != nil }) else { return }
         } else {
             guard case let .toOne(cur) = o.relations[slot], cur == id else { return }
             o.relations[slot] = .toOne(nil)
