@@ -36,6 +36,23 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// }
     /// ```
     func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws
+    /// The rows matching a request a chunk at a time, with (when `withToMany`) the to-many
+    /// destinations of each row's objects by relationship slot, read in the same pass: the
+    /// store reads as `body` consumes, so memory stays flat whatever the number of rows.
+    ///
+    /// `body` runs while the store is reading and must not call back into the store. The default
+    /// implementation reads ``fetch(_:)``'s rows and asks ``relatedObjectIDs(for:relationshipSlot:)``
+    /// a chunk at a time.
+    ///
+    /// ```swift
+    /// try store.fetch(request, withToMany: true) { rows, toMany in
+    ///     for row in rows { print(row.objectID, toMany[row.objectID] ?? [:]) }
+    /// }
+    /// ```
+    func fetch(
+        _ request: StoreFetchRequest, withToMany: Bool,
+        chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void
+    ) throws
     /// How many rows match a request (limit and offset applied).
     func count(_ request: StoreFetchRequest) throws -> Int
     /// The rows of these objects (for firing faults in batches); missing rows are left out.
@@ -56,5 +73,32 @@ extension PersistentStore {
     public func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
         var rows = try fetch(request)
         try body(&rows, rows.count)
+    }
+
+    public func fetch(
+        _ request: StoreFetchRequest, withToMany: Bool,
+        chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void
+    ) throws {
+        let all = try fetch(request)
+        var start = 0
+        while start < all.count {
+            var chunk = Array(all[start..<min(all.count, start + 256)])
+            start += 256
+            var toMany: [ManagedObjectID: [Int: [ManagedObjectID]]] = [:]
+            if withToMany {
+                var groups: [ObjectIdentifier: (entity: EntityDescription, ids: [ManagedObjectID])] = [:]
+                for row in chunk {
+                    groups[ObjectIdentifier(row.objectID.entity), default: (row.objectID.entity, [])].ids.append(row.objectID)
+                }
+                for group in groups.values {
+                    for (slot, r) in group.entity.allRelationships.enumerated() where r.isToMany && !r.isTransient {
+                        for (id, dest) in try relatedObjectIDs(for: group.ids, relationshipSlot: slot) {
+                            toMany[id, default: [:]][slot] = dest
+                        }
+                    }
+                }
+            }
+            try body(&chunk, toMany)
+        }
     }
 }

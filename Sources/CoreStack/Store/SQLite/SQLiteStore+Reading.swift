@@ -254,6 +254,64 @@ extension SQLiteStore {
     }
 
     public func relatedObjectIDs(for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        guard !ids.isEmpty else { return [:] }
+        return try read { db in try relatedObjectIDs(db, for: ids, relationshipSlot: slot) }
+    }
+
+    public func fetch(
+        _ request: StoreFetchRequest, withToMany: Bool,
+        chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void
+    ) throws {
+        try readStatement { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: false)
+            // Not the cached statement: the to-many queries below run while this one steps, and
+            // a nested fetch of the same request must not reuse it.
+            let statement = try db.makeStatement(sql: sql)
+            var chunk: [StoreRow] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            var decoder = RowDecoder(store: self)
+            decoder.table = try schema.mapping(for: request.entity).table
+            func deliver() throws {
+                var toMany: [ManagedObjectID: [Int: [ManagedObjectID]]] = [:]
+                if withToMany {
+                    // The statement above is still stepping in its read transaction: these
+                    // queries see the same state of the file.
+                    for group in Self.groupedByEntity(chunk) {
+                        for (slot, r) in group.entity.allRelationships.enumerated() where r.isToMany && !r.isTransient {
+                            for (id, dest) in try relatedObjectIDs(db, for: group.ids, relationshipSlot: slot) {
+                                toMany[id, default: [:]][slot] = dest
+                            }
+                        }
+                    }
+                }
+                try body(&chunk, toMany)
+                chunk.removeAll(keepingCapacity: true)
+            }
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                guard let r = try decoder.decode(h) else { return }
+                chunk.append(r)
+                if chunk.count == Self.chunkSize { try deliver() }
+            }
+            if !chunk.isEmpty { try deliver() }
+        }
+    }
+
+    /// The IDs of rows by entity, in the order entities first appear.
+    static func groupedByEntity(_ rows: [StoreRow]) -> [(entity: EntityDescription, ids: [ManagedObjectID])] {
+        var groups: [(entity: EntityDescription, ids: [ManagedObjectID])] = []
+        for row in rows {
+            let e = row.objectID.entity
+            if let i = groups.firstIndex(where: { $0.entity === e }) {
+                groups[i].ids.append(row.objectID)
+            } else {
+                groups.append((e, [row.objectID]))
+            }
+        }
+        return groups
+    }
+
+    /// ``relatedObjectIDs(for:relationshipSlot:)`` inside a read already open.
+    func relatedObjectIDs(_ db: Database, for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
         guard let first = ids.first else { return [:] }
         let mapping = try schema.mapping(for: first.entity)
         guard slot >= 0, slot < mapping.toMany.count, let toMany = mapping.toMany[slot] else {
@@ -285,7 +343,7 @@ extension SQLiteStore {
                 + "WHERE j.\(src) IN (%@)\(restriction) ORDER BY " + order.joined(separator: ", ")
         }
         let token = StoreIdentifiers.token(for: identifier)
-        try read { db in
+        do {
             var start = 0
             while start < keys.count {
                 let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
