@@ -15,7 +15,11 @@ extension ManagedObjectContext {
         let ids: [ManagedObjectID]
         processPendingChanges()
         if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: request.storeRequest(entity: entity)) {
-            if request.returnsObjectsAsFaults {
+            if request.returnsObjectsAsFaults && request.fetchBatchSize > 0 {
+                // Batched: the IDs only, as Core Data does; each batch's rows are read when one
+                // of its faults fires, so no row of an untouched batch is read or cached.
+                ids = try persistentStoreCoordinator.fetchObjectIDs(request.storeRequest(entity: entity))
+            } else if request.returnsObjectsAsFaults {
                 let fetched = try persistentStoreCoordinator.fetchRows(request.storeRequest(entity: entity))
                 ids = fetched.map { $0.objectID }
                 persistentStoreCoordinator.cache(fetched)
@@ -139,10 +143,17 @@ extension ManagedObjectContext {
         return out
     }
 
-    /// Fetches object IDs only.
+    /// Fetches object IDs only: in SQL (`SELECT Z_PK, Z_ENT`), no row read or cached and no
+    /// object made, unless unsaved changes along the way may change the result.
+    ///
+    /// ```swift
+    /// let ids = try context.fetchObjectIDs(FetchRequest<Book>(entityName: "Book", predicate: .key("pages") > 300))
+    /// ```
     public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ManagedObjectID] {
         checkQueue()
-        return try resultIDs(request, entity: try entity(of: request))
+        let entity = try entity(of: request)
+        processPendingChanges()
+        return try resultIDs(request.storeRequest(entity: entity), includesPendingChanges: request.includesPendingChanges, rowsNeeded: false)
     }
 
     /// Counts the objects a request would return.
@@ -165,7 +176,7 @@ extension ManagedObjectContext {
     /// parents may change it.
     func resultCount(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> Int {
         if includesPendingChanges && hasLocalChanges(affecting: request) {
-            return try resultIDs(request, includesPendingChanges: true).count
+            return try resultIDs(request, includesPendingChanges: true, rowsNeeded: false).count
         }
         if let parent {
             return try parent.performAndWait { try parent.resultCount(request, includesPendingChanges: includesPendingChanges) }
@@ -233,7 +244,9 @@ extension ManagedObjectContext {
     func resultIDs<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [ManagedObjectID] {
         processPendingChanges()
         let storeRequest = request.storeRequest(entity: entity)
-        return try resultIDs(storeRequest, includesPendingChanges: request.includesPendingChanges)
+        // A batched fetch of faults reads each batch's rows when it is touched.
+        let batched = request.returnsObjectsAsFaults && request.fetchBatchSize > 0
+        return try resultIDs(storeRequest, includesPendingChanges: request.includesPendingChanges, rowsNeeded: !batched)
     }
 
     /// Whether this context's own unsaved changes may change the result of a store request.
@@ -243,7 +256,9 @@ extension ManagedObjectContext {
         return hasChanges(affecting: request.entity, keyPaths: keyPaths)
     }
 
-    func resultIDs(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> [ManagedObjectID] {
+    /// `rowsNeeded`: the caller fires the results' faults next, so a root context reads (and
+    /// caches) the rows with the IDs; otherwise it reads the IDs alone.
+    func resultIDs(_ request: StoreFetchRequest, includesPendingChanges: Bool, rowsNeeded: Bool = true) throws -> [ManagedObjectID] {
         let local = includesPendingChanges && hasLocalChanges(affecting: request)
         var base = request
         if local {
@@ -253,10 +268,14 @@ extension ManagedObjectContext {
         var ids: [ManagedObjectID]
         if let parent {
             let forwarded = base
-            ids = try parent.performAndWait { try parent.resultIDs(forwarded, includesPendingChanges: includesPendingChanges) }
+            ids = try parent.performAndWait {
+                try parent.resultIDs(forwarded, includesPendingChanges: includesPendingChanges, rowsNeeded: rowsNeeded)
+            }
             ids = ids.map { persistentStoreCoordinator.canonicalID($0) }
-        } else {
+        } else if rowsNeeded || local {
             ids = try persistentStoreCoordinator.fetch(base).map(\.objectID)
+        } else {
+            ids = try persistentStoreCoordinator.fetchObjectIDs(base)
         }
         guard local else { return ids }
         return Self.window(try applyLocalChanges(to: ids, request), request)

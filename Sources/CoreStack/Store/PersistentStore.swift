@@ -53,6 +53,14 @@ public protocol PersistentStore: AnyObject, Sendable {
         _ request: StoreFetchRequest, withToMany: Bool,
         chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void
     ) throws
+    /// The IDs of the rows matching a request, in its order, without reading the rows' values
+    /// (for ``ManagedObjectContext/fetchObjectIDs(_:)`` and batched fetches). The default
+    /// implementation maps ``fetch(_:)``.
+    ///
+    /// ```swift
+    /// let ids = try store.fetchObjectIDs(StoreFetchRequest(entity: book))
+    /// ```
+    func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID]
     /// How many rows match a request (limit and offset applied).
     func count(_ request: StoreFetchRequest) throws -> Int
     /// The rows of these objects (for firing faults in batches); missing rows are left out.
@@ -70,6 +78,10 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
+        try fetch(request).map(\.objectID)
+    }
+
     public func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
         var rows = try fetch(request)
         try body(&rows, rows.count)

@@ -172,6 +172,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// The IDs a store request selects, no row read or cached.
+    func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
+        try requireStore().fetchObjectIDs(request)
+    }
+
     func count(_ request: StoreFetchRequest) throws -> Int {
         try requireStore().count(request)
     }

@@ -68,6 +68,33 @@ extension SQLiteStore {
         return try StoreFileDecoder(path: path, table: "Z_PRIMARYKEY").integer(row, 0, column: "Z_MAX", row: "Z_ENT = \(number)")
     }
 
+    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
+        let expected = try expectedCount(request)
+        return try readStatement { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: false, columns: "t0.Z_PK, t0.Z_ENT")
+            let statement = try db.cachedStatement(sql: sql)
+            let token = StoreIdentifiers.token(for: identifier)
+            let table = try schema.mapping(for: request.entity).table
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(expected)
+            var lastNumber = -1
+            var lastEntity: EntityDescription?
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
+                    throw CoreStackError.storeCorrupted(path: path, reason: "\(table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
+                }
+                if Int(ent) != lastNumber {
+                    lastNumber = Int(ent)
+                    lastEntity = entityPlans[lastNumber]?.entity
+                }
+                // A row of an entity the model lacks is left out, as full fetches leave it out.
+                guard let entity = lastEntity else { return }
+                ids.append(ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk))
+            }
+            return ids
+        }
+    }
+
     public func count(_ request: StoreFetchRequest) throws -> Int {
         try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: true)
@@ -77,7 +104,7 @@ extension SQLiteStore {
     }
 
     /// The SQL and arguments of a fetch (or of its count).
-    func selectSQL(_ request: StoreFetchRequest, countOnly: Bool) throws -> (String, [DatabaseValue]) {
+    func selectSQL(_ request: StoreFetchRequest, countOnly: Bool, columns selected: String? = nil) throws -> (String, [DatabaseValue]) {
         let mapping = try schema.mapping(for: request.entity)
         guard let plan = tablePlans[mapping.table] else { throw CoreStackError.unknownEntity(request.entity.name) }
         let entity = mapping.entity
@@ -99,7 +126,7 @@ extension SQLiteStore {
             order.append(try compiler.orderTerm(sort, entity: entity, alias: "t0"))
         }
         var arguments = compiler.arguments
-        let columns = countOnly ? "t0.Z_PK" : plan.selectList
+        let columns = countOnly ? "t0.Z_PK" : selected ?? plan.selectList
         var sql = "SELECT \(columns) FROM \(mapping.table) t0"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if !order.isEmpty || !countOnly {
