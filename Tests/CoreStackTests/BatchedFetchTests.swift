@@ -100,4 +100,37 @@ struct BatchedFetchTests {
             #expect(books.map(\.pages) == (Array(0...5) + [5] + Array(6..<12)))
         }
     }
+
+    @Test("a controller with a batch size reads IDs and keys only, and stays right under inserts, deletes and moves")
+    func controllerWithBatchSize() throws {
+        let (coordinator, ctx) = try Self.freshStore(books: 40)
+        try ctx.performAndWait {
+            var request = Self.byPages(batch: 5)
+            request.predicate = .key("pages") < 1000
+            let controller = FetchedResultsController(fetchRequest: request, context: ctx, sectionNameKeyPath: "price")
+            try controller.performFetch()
+            #expect(coordinator.rowCacheCount == 0)
+            #expect(controller.fetchedObjects.allSatisfy { $0.isFault })
+            #expect(controller.fetchedObjects.map(\.pages) == Array(0..<40))
+            let objects = controller.fetchedObjects
+            try ctx.delete(objects[0])
+            try ctx.delete(objects[22])
+            objects[5].pages = 100
+            objects[6].pages = 5000
+            let new = try Book(context: ctx)
+            new.title = "New"
+            new.pages = 17
+            ctx.processPendingChanges()
+            var expected = Array(1..<40).filter { ![5, 6, 22].contains($0) }
+            expected.insert(17, at: expected.lastIndex(of: 17).map { $0 + 1 } ?? 0)
+            expected.append(100)
+            #expect(controller.fetchedObjects.map(\.pages) == expected)
+            #expect(controller.indexPath(for: new) != nil)
+            #expect(controller.indexPath(for: objects[6]) == nil)
+            try ctx.save()
+            let fresh = FetchedResultsController(fetchRequest: request, context: ctx, sectionNameKeyPath: "price")
+            try fresh.performFetch()
+            #expect(fresh.fetchedObjects.map(\.objectID) == controller.fetchedObjects.map(\.objectID))
+        }
+    }
 }

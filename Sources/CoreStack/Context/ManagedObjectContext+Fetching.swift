@@ -66,6 +66,31 @@ extension ManagedObjectContext {
         return out
     }
 
+    /// A batched fetch of faults that also returns, per object, the values of a few attributes
+    /// read in the same SQL query (a fetched-results controller's sort and section keys); nil when
+    /// a parent or unsaved changes here stand between the request and the store.
+    func batchedFetch<T: ManagedObject>(
+        _ request: FetchRequest<T>, entity: EntityDescription, valuesAt slots: [Int]
+    ) throws -> (objects: [T], values: [[AttributeValue]])? {
+        checkQueue()
+        processPendingChanges()
+        let storeRequest = request.storeRequest(entity: entity)
+        guard parent == nil, request.fetchBatchSize > 0, request.returnsObjectsAsFaults,
+            request.relationshipKeyPathsForPrefetching.isEmpty,
+            !request.includesPendingChanges || !hasLocalChanges(affecting: storeRequest)
+        else { return nil }
+        let rows = try persistentStoreCoordinator.fetchObjectIDs(storeRequest, valuesAt: slots)
+        let batch = FaultBatch(ids: rows.map(\.objectID), batchSize: request.fetchBatchSize)
+        var objects: [T] = []
+        objects.reserveCapacity(rows.count)
+        for row in rows {
+            let o = try registeredObject(canonicalOrTemporary: row.objectID, as: T.self)
+            if o.isFault && o.faultBatch == nil { o.faultBatch = batch }
+            objects.append(o)
+        }
+        return (objects, rows.map(\.values))
+    }
+
     /// The registered object for an ID the store or parent returned, registering a fault when
     /// there is none; throws when the object is not of class `T`.
     private func registeredObject<T: ManagedObject>(canonicalOrTemporary id: ManagedObjectID, as _: T.Type) throws -> T {

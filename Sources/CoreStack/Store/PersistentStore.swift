@@ -61,6 +61,15 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// let ids = try store.fetchObjectIDs(StoreFetchRequest(entity: book))
     /// ```
     func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID]
+    /// The IDs of the rows matching a request, in its order, each with the values of a few
+    /// attributes (`slots` index the request entity's ``EntityDescription/allAttributes``, which
+    /// sub-entities share): what a fetched-results controller files objects under, without the
+    /// rest of each row. The default implementation maps ``fetch(_:)``.
+    ///
+    /// ```swift
+    /// let keyed = try store.fetchObjectIDs(request, valuesAt: [book.attributeSlots["title"]!])
+    /// ```
+    func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])]
     /// How many rows match a request (limit and offset applied).
     func count(_ request: StoreFetchRequest) throws -> Int
     /// The rows of these objects (for firing faults in batches); missing rows are left out.
@@ -78,6 +87,12 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
+        try fetch(request).map { row in
+            (row.objectID, slots.map { $0 < row.snapshot.values.count ? row.snapshot.values[$0] : .null })
+        }
+    }
+
     public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
         try fetch(request).map(\.objectID)
     }

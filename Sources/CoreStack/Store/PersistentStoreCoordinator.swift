@@ -177,6 +177,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try requireStore().fetchObjectIDs(request)
     }
 
+    /// The IDs a store request selects with a few attribute values each, no row cached.
+    func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
+        try requireStore().fetchObjectIDs(request, valuesAt: slots)
+    }
+
     func count(_ request: StoreFetchRequest) throws -> Int {
         try requireStore().count(request)
     }

@@ -95,6 +95,45 @@ extension SQLiteStore {
         }
     }
 
+    public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
+        let mapping = try schema.mapping(for: request.entity)
+        let entity = mapping.entity
+        var columns = ["t0.Z_PK", "t0.Z_ENT"]
+        var types: [AttributeType] = []
+        for slot in slots {
+            guard slot >= 0, slot < entity.allAttributes.count, let column = mapping.attributeColumns[slot] else {
+                throw CoreStackError.invalidFetchRequest("attribute slot \(slot) of \(entity.name) is not stored")
+            }
+            columns.append("t0.\(column)")
+            types.append(entity.attributeTypes[slot])
+        }
+        let expected = try expectedCount(request)
+        return try readStatement { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
+            let statement = try db.cachedStatement(sql: sql)
+            let token = StoreIdentifiers.token(for: identifier)
+            var out: [(objectID: ManagedObjectID, values: [AttributeValue])] = []
+            out.reserveCapacity(expected)
+            var lastNumber = -1
+            var lastEntity: EntityDescription?
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
+                    throw CoreStackError.storeCorrupted(path: path, reason: "\(mapping.table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
+                }
+                if Int(ent) != lastNumber {
+                    lastNumber = Int(ent)
+                    lastEntity = entityPlans[lastNumber]?.entity
+                }
+                guard let rowEntity = lastEntity else { return }
+                var values: [AttributeValue] = []
+                values.reserveCapacity(types.count)
+                for (i, type) in types.enumerated() { values.append(SQLiteRawBinding.column(h, Int32(i + 2), type: type)) }
+                out.append((ManagedObjectID(entity: rowEntity, storeToken: token, primaryKey: pk), values))
+            }
+            return out
+        }
+    }
+
     public func count(_ request: StoreFetchRequest) throws -> Int {
         try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: true)
