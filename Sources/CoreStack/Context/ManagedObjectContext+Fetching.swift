@@ -209,32 +209,69 @@ extension ManagedObjectContext {
         return try persistentStoreCoordinator.count(request)
     }
 
-    /// Fetches dictionaries of the chosen attributes (``FetchRequest/propertiesToFetch``).
+    /// Fetches dictionaries of the chosen attributes (``FetchRequest/propertiesToFetch``), or of
+    /// aggregates, grouped by ``FetchRequest/propertiesToGroupBy``.
     ///
     /// ```swift
     /// var r = FetchRequest<Book>(entityName: "Book")
     /// r.propertiesToFetch = ["title", "pages"]
     /// let rows = try context.fetchDictionaries(r) // [["title": "Dune", "pages": 412], …]
+    /// r.propertiesToFetch = ["@max.pages", "@count"]
+    /// let stats = try context.fetchDictionaries(r) // [["@max.pages": 1200, "@count": 300]]
     /// ```
+    ///
+    /// A root context with no unsaved changes that matter asks the store, which runs it in SQL
+    /// (no row cached, no object made); otherwise the objects as this context sees them are
+    /// fetched and aggregated in memory.
     public func fetchDictionaries<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [[String: AttributeValue]] {
+        checkQueue()
         let entity = try entity(of: request)
-        let keys = request.propertiesToFetch ?? entity.allAttributes.filter { !$0.isTransient }.map(\.name)
-        for key in keys where entity.attributeSlots[key] == nil && entity.relationshipSlots[key] == nil {
-            throw CoreStackError.unknownKey(entity: entity.name, key: key)
+        let plan = try DictionaryColumn.plan(
+            properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy,
+            sortKeys: request.sortDescriptors.map(\.key), entity: entity)
+        let columns = plan.columns
+        func dictionaries(_ rows: [[AttributeValue]]) -> [[String: AttributeValue]] {
+            rows.map { values in
+                var d: [String: AttributeValue] = [:]
+                for (c, v) in zip(columns, values) {
+                    // Nil values are left out, as Core Data leaves them out.
+                    if case .toOne = c, v.isNull { continue }
+                    d[c.name] = v
+                }
+                return d
+            }
         }
+        processPendingChanges()
+        let storeRequest = request.storeRequest(entity: entity)
+        if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: storeRequest) {
+            if let p = request.predicate { try PredicateValidator.validate(p, entity: entity) }
+            let rows = try persistentStoreCoordinator.requireStore().fetchDictionaryRows(storeRequest, columns: columns, groupBy: plan.groupBy)
+            return dictionaries(rows)
+        }
+        let grouped = !plan.groupBy.isEmpty || columns.contains(where: \.isAggregate)
         var r = request
         r.returnsObjectsAsFaults = false
-        return try fetch(r).map { o in
-            var d: [String: AttributeValue] = [:]
-            for key in keys {
-                if o.entity.attributeSlots[key] != nil {
-                    d[key] = try o.attributeValue(forKey: key)
-                } else if let id = try o.objectIDs(forRelationshipNamed: key).first, !o.entity.allRelationships[o.entity.relationshipSlots[key] ?? 0].isToMany {
-                    d[key] = .url(id.uriRepresentation())
+        r.fetchBatchSize = 0
+        if grouped {
+            r.fetchLimit = 0
+            r.fetchOffset = 0
+        }
+        let objects = try fetch(r)
+        if grouped {
+            let rows = DictionaryColumn.aggregate(
+                objects.map { $0.currentSnapshot() }, columns: columns, groupBy: plan.groupBy, entity: entity,
+                sortDescriptors: request.sortDescriptors)
+            return dictionaries(DictionaryColumn.window(rows, offset: request.fetchOffset, limit: request.fetchLimit))
+        }
+        return try dictionaries(objects.map { o in
+            try columns.map { c in
+                switch c {
+                case let .attribute(slot, _): return o.values[slot]
+                case let .toOne(slot, _): return try o.destinationIDs(slot: slot).first.map { .url($0.uriRepresentation()) } ?? .null
+                case .aggregate: return .null
                 }
             }
-            return d
-        }
+        })
     }
 
     /// Runs a request with its ``FetchRequest/resultType``.

@@ -70,6 +70,17 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// let keyed = try store.fetchObjectIDs(request, valuesAt: [book.attributeSlots["title"]!])
     /// ```
     func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])]
+    /// The values of a dictionary fetch, one array per result row in `columns`' order: plain
+    /// attributes and to-one destinations (as URIs), or, grouped by the attribute slots `groupBy`
+    /// (or over all rows when only aggregates are asked for), aggregates. The request's offset and
+    /// limit apply to the result rows. The default implementation aggregates ``fetch(_:)``'s rows
+    /// in memory.
+    ///
+    /// ```swift
+    /// let sums = try store.fetchDictionaryRows(request, columns: [.attribute(slot: 0, name: "genre"),
+    ///                                          .aggregate(.sum, slot: 1, name: "@sum.pages")], groupBy: [0])
+    /// ```
+    func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]]
     /// How many rows match a request (limit and offset applied).
     func count(_ request: StoreFetchRequest) throws -> Int
     /// The rows of these objects (for firing faults in batches); missing rows are left out.
@@ -87,6 +98,10 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    public func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]] {
+        try DictionaryColumn.rowsInMemory(self, request, columns: columns, groupBy: groupBy)
+    }
+
     public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
         try fetch(request).map { row in
             (row.objectID, slots.map { $0 < row.snapshot.values.count ? row.snapshot.values[$0] : .null })

@@ -134,6 +134,60 @@ extension SQLiteStore {
         }
     }
 
+    public func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]] {
+        // To-one destinations need their entity's numbering: those fetches read rows.
+        if columns.contains(where: { if case .toOne = $0 { true } else { false } }) {
+            return try DictionaryColumn.rowsInMemory(self, request, columns: columns, groupBy: groupBy)
+        }
+        let mapping = try schema.mapping(for: request.entity)
+        let entity = mapping.entity
+        func column(_ slot: Int) throws -> String {
+            guard slot >= 0, slot < mapping.attributeColumns.count, let c = mapping.attributeColumns[slot] else {
+                throw CoreStackError.invalidFetchRequest("\(entity.name): attribute slot \(slot) is not stored (a transient cannot be fetched from the store)")
+            }
+            return "t0.\(c)"
+        }
+        var expressions: [String] = []
+        var types: [AttributeType] = []
+        for c in columns {
+            switch c {
+            case let .attribute(slot, _):
+                expressions.append(try column(slot))
+                types.append(entity.attributeTypes[slot])
+            case .toOne:
+                continue
+            case let .aggregate(f, slot, _):
+                guard let slot else {
+                    expressions.append("COUNT(*)")
+                    types.append(.integer64)
+                    continue
+                }
+                let col = try column(slot)
+                let type = entity.attributeTypes[slot]
+                let integral = type == .integer16 || type == .integer32 || type == .integer64
+                switch f {
+                case .count: expressions.append("COUNT(\(col))"); types.append(.integer64)
+                case .sum: expressions.append(integral ? "COALESCE(SUM(\(col)), 0)" : "TOTAL(\(col))"); types.append(integral ? .integer64 : .double)
+                case .avg: expressions.append("AVG(\(col))"); types.append(.double)
+                case .min: expressions.append("MIN(\(col))"); types.append(type)
+                case .max: expressions.append("MAX(\(col))"); types.append(type)
+                }
+            }
+        }
+        let grouped = !groupBy.isEmpty || columns.contains(where: \.isAggregate)
+        let groupColumns = try groupBy.map(column)
+        return try readStatement { db in
+            let (sql, arguments) = try selectSQL(
+                request, countOnly: false, columns: expressions.joined(separator: ", "), groupBy: grouped ? groupColumns : nil)
+            let statement = try db.cachedStatement(sql: sql)
+            var out: [[AttributeValue]] = []
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                out.append(types.enumerated().map { i, type in SQLiteRawBinding.column(h, Int32(i), type: type) })
+            }
+            return out
+        }
+    }
+
     public func count(_ request: StoreFetchRequest) throws -> Int {
         try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: true)
@@ -143,7 +197,9 @@ extension SQLiteStore {
     }
 
     /// The SQL and arguments of a fetch (or of its count).
-    func selectSQL(_ request: StoreFetchRequest, countOnly: Bool, columns selected: String? = nil) throws -> (String, [DatabaseValue]) {
+    func selectSQL(
+        _ request: StoreFetchRequest, countOnly: Bool, columns selected: String? = nil, groupBy: [String]? = nil
+    ) throws -> (String, [DatabaseValue]) {
         let mapping = try schema.mapping(for: request.entity)
         guard let plan = tablePlans[mapping.table] else { throw CoreStackError.unknownEntity(request.entity.name) }
         let entity = mapping.entity
@@ -168,7 +224,11 @@ extension SQLiteStore {
         let columns = countOnly ? "t0.Z_PK" : selected ?? plan.selectList
         var sql = "SELECT \(columns) FROM \(mapping.table) t0"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        if !order.isEmpty || !countOnly {
+        if let groupBy {
+            // Grouped (or aggregated over every row): groups in the request's order, then by key.
+            if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
+            if !order.isEmpty || !groupBy.isEmpty { sql += " ORDER BY " + (order + groupBy).joined(separator: ", ") }
+        } else if !order.isEmpty || !countOnly {
             sql += " ORDER BY " + (order + ["t0.Z_PK"]).joined(separator: ", ")
         }
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
