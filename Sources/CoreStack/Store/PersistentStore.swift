@@ -81,6 +81,15 @@ public protocol PersistentStore: AnyObject, Sendable {
     ///                                          .aggregate(.sum, slot: 1, name: "@sum.pages")], groupBy: [0])
     /// ```
     func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]]
+    /// Sets attributes (by slot of the request's entity) of every row matching a request, in one
+    /// transaction, each changed row's version incremented; returns the changed rows' IDs. The
+    /// default implementation refuses: batch requests need an SQL store.
+    func executeBatchUpdate(_ request: StoreFetchRequest, values: [Int: AttributeValue]) throws -> [ManagedObjectID]
+    /// Deletes the rows matching `request` (when given) or else these objects, in one
+    /// transaction, applying delete rules as ``BatchDeleteRequest`` describes; returns the
+    /// deleted IDs and those of objects whose relationships changed. The default implementation
+    /// refuses: batch requests need an SQL store.
+    func executeBatchDelete(matching request: StoreFetchRequest?, objectIDs: [ManagedObjectID]) throws -> SavedObjectIDs
     /// How many rows match a request (limit and offset applied).
     func count(_ request: StoreFetchRequest) throws -> Int
     /// The rows of these objects (for firing faults in batches); missing rows are left out.
@@ -98,6 +107,14 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    public func executeBatchUpdate(_ request: StoreFetchRequest, values: [Int: AttributeValue]) throws -> [ManagedObjectID] {
+        throw CoreStackError.invalidFetchRequest("batch updates need an SQL store; \(type(of: self)) has none")
+    }
+
+    public func executeBatchDelete(matching request: StoreFetchRequest?, objectIDs: [ManagedObjectID]) throws -> SavedObjectIDs {
+        throw CoreStackError.invalidFetchRequest("batch deletes need an SQL store; \(type(of: self)) has none")
+    }
+
     public func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]] {
         try DictionaryColumn.rowsInMemory(self, request, columns: columns, groupBy: groupBy)
     }

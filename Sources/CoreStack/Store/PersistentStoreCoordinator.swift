@@ -258,6 +258,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         for d in request.deleted { rowCache[d.objectID] = nil }
     }
 
+    /// Forgets the cached rows of these objects (changed in the store behind the cache).
+    func forgetRows(_ ids: some Sequence<ManagedObjectID>) {
+        lock.lock()
+        for id in ids { rowCache[permanentIDs[id] ?? id] = nil }
+        lock.unlock()
+    }
+
     /// Forgets every cached row (after the store changed behind the coordinator's back).
     public func invalidateRowCache() {
         lock.lock()

@@ -70,7 +70,12 @@ extension SQLiteStore {
 
     public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
         let expected = try expectedCount(request)
-        return try readStatement { db in
+        return try readStatement { db in try objectIDs(db, request, expected: expected) }
+    }
+
+    /// ``fetchObjectIDs(_:)`` inside a read or write already open.
+    func objectIDs(_ db: Database, _ request: StoreFetchRequest, expected: Int = 0) throws -> [ManagedObjectID] {
+        do {
             let (sql, arguments) = try selectSQL(request, countOnly: false, columns: "t0.Z_PK, t0.Z_ENT")
             let statement = try db.cachedStatement(sql: sql)
             let token = StoreIdentifiers.token(for: identifier)
