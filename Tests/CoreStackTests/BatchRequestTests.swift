@@ -110,6 +110,34 @@ struct BatchRequestTests {
         }
     }
 
+    @Test("a batch insert writes rows without objects; merged, a controller and a monitor see them", arguments: StoreKind.allCases)
+    func batchInsert(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let reader = stack.newContext("reader")
+        let controller = FetchedResultsController(fetchRequest: Self.byPages(), context: reader)
+        try reader.performAndWait { try controller.performFetch() }
+        let objects: [[String: AttributeValue]] = (0..<50).map { ["title": .string("T\($0)"), "pages": .integer(Int64(50 - $0))] }
+        let changes = try stack.context.performAndWait {
+            try stack.context.execute(BatchInsertRequest(entityName: "Book", objects: objects))
+        }
+        #expect(changes.inserted.count == 50)
+        #expect(stack.coordinator.rowCacheCount == 0)
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: changes, into: [reader])
+        reader.performAndWait {
+            #expect(controller.fetchedObjects.map(\.pages) == Array(1...50))
+            #expect(controller.fetchedObjects.first?.title == "T49")
+            #expect(controller.fetchedObjects.allSatisfy { $0.price == nil })
+        }
+        try stack.context.performAndWait {
+            let ctx = stack.context
+            #expect(throws: CoreStackError.self) { try ctx.execute(BatchInsertRequest(entityName: "Book", objects: [["pages": .integer(3)]])) }
+            #expect(throws: CoreStackError.self) { try ctx.execute(BatchInsertRequest(entityName: "Book", objects: [["title": .string("x"), "nope": .integer(1)]])) }
+            #expect(throws: CoreStackError.self) { try ctx.execute(BatchInsertRequest(entityName: "Book", objects: [["title": .integer(1)]])) }
+            let count = try ctx.count(for: Self.byPages())
+            #expect(count == 50)
+        }
+    }
+
     @Test("the in-memory store refuses batch requests with a clear error")
     func inMemoryRefuses() throws {
         let stack = try TestStack(.inMemory)

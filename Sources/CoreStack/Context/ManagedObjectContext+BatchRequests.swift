@@ -34,6 +34,57 @@ extension ManagedObjectContext {
         return SavedObjectIDs(updated: Set(ids))
     }
 
+    /// Runs a batch insert straight into the store (one transaction, no object made, no row
+    /// cached) and returns the new objects' IDs as inserted, for
+    /// ``mergeChanges(fromRemoteContextSave:into:)``.
+    ///
+    /// ```swift
+    /// let changes = try context.execute(BatchInsertRequest(entityName: "Genre", objects: [["name": "Poetry"]]))
+    /// ```
+    /// - Throws: ``CoreStackError/unknownKey(entity:key:)``, ``CoreStackError/typeMismatch(entity:key:expected:got:)``,
+    ///   ``CoreStackError/validation(entity:property:objectID:reason:)`` for a required attribute
+    ///   left without a value, ``CoreStackError/invalidModel(entity:property:reason:)`` for an
+    ///   abstract entity; nothing is inserted then.
+    public func execute(_ request: BatchInsertRequest) throws -> SavedObjectIDs {
+        checkQueue()
+        let entity = try model.requireEntity(request.entityName)
+        if entity.isAbstract {
+            throw CoreStackError.invalidModel(entity: entity.name, property: nil, reason: "an abstract entity cannot have instances")
+        }
+        let store = try persistentStoreCoordinator.requireStore()
+        let noDestinations = [ManagedObjectID?](repeating: nil, count: entity.allRelationships.count)
+        var rows: [[AttributeValue]] = []
+        rows.reserveCapacity(request.objects.count)
+        for (n, object) in request.objects.enumerated() {
+            var values = entity.defaultValues
+            for (key, value) in object {
+                guard let slot = entity.attributeSlots[key] else { throw CoreStackError.unknownKey(entity: entity.name, key: key) }
+                let type = entity.attributeTypes[slot]
+                guard let coerced = AttributeCoercion.coerce(value, to: type) else {
+                    throw CoreStackError.typeMismatch(entity: entity.name, key: key, expected: type.xcodeName, got: "\(value.kindDescription) (\(value))")
+                }
+                values[slot] = coerced
+            }
+            for (slot, a) in entity.allAttributes.enumerated() where !a.isOptional && !a.isTransient && values[slot].isNull {
+                throw CoreStackError.validation(
+                    entity: entity.name, property: a.name, objectID: "batch insert object \(n)", reason: "a required value is missing")
+            }
+            rows.append(values)
+        }
+        let keys = try store.newPrimaryKeys(for: entity, count: rows.count)
+        let token = StoreIdentifiers.token(for: store.identifier)
+        var inserted: [StoreRowChange] = []
+        inserted.reserveCapacity(rows.count)
+        for (values, pk) in zip(rows, keys) {
+            inserted.append(StoreRowChange(
+                objectID: ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk), values: values,
+                toOne: noDestinations, expectedVersion: 0))
+        }
+        let ids = inserted.map(\.objectID)
+        _ = try store.save(StoreSaveRequest(inserted: inserted))
+        return SavedObjectIDs(inserted: Set(ids))
+    }
+
     /// Runs a batch delete in the store's SQL and returns what changed: the deleted IDs, and as
     /// updated those of objects whose relationships were nullified. See ``BatchDeleteRequest``
     /// for the delete rules.
