@@ -133,4 +133,29 @@ struct BatchedFetchTests {
             #expect(fresh.fetchedObjects.map(\.objectID) == controller.fetchedObjects.map(\.objectID))
         }
     }
+
+    @Test("in a child context the controller reads IDs and keys from the store, unless the parent has unsaved changes")
+    func controllerInChildContext() throws {
+        let (coordinator, root) = try Self.freshStore(books: 30)
+        let child = ManagedObjectContext(concurrencyType: .privateQueue, parent: root, name: "child")
+        let request = Self.byPages(batch: 5)
+        try child.performAndWait {
+            let controller = FetchedResultsController(fetchRequest: request, context: child)
+            try controller.performFetch()
+            #expect(coordinator.rowCacheCount == 0)
+            #expect(controller.fetchedObjects.map(\.pages) == Array(0..<30))
+            #expect(coordinator.rowCacheCount == 30)
+        }
+        try root.performAndWait {
+            let b = try Book(context: root)
+            b.title = "Unsaved"
+            b.pages = 3
+        }
+        try child.performAndWait {
+            let controller = FetchedResultsController(fetchRequest: request, context: child)
+            try controller.performFetch()
+            #expect(controller.count == 31)
+            #expect(controller.fetchedObjects.filter { $0.pages == 3 }.map(\.title).sorted() == ["Book 003", "Unsaved"])
+        }
+    }
 }

@@ -75,9 +75,9 @@ extension ManagedObjectContext {
         checkQueue()
         processPendingChanges()
         let storeRequest = request.storeRequest(entity: entity)
-        guard parent == nil, request.fetchBatchSize > 0, request.returnsObjectsAsFaults,
-            request.relationshipKeyPathsForPrefetching.isEmpty,
-            !request.includesPendingChanges || !hasLocalChanges(affecting: storeRequest)
+        guard request.fetchBatchSize > 0, request.returnsObjectsAsFaults, request.relationshipKeyPathsForPrefetching.isEmpty,
+            parent == nil ? !request.includesPendingChanges || !hasLocalChanges(affecting: storeRequest)
+                : !chainHasChanges(affecting: storeRequest)
         else { return nil }
         let rows = try persistentStoreCoordinator.fetchObjectIDs(storeRequest, valuesAt: slots)
         let batch = FaultBatch(ids: rows.map(\.objectID), batchSize: request.fetchBatchSize)
@@ -89,6 +89,14 @@ extension ManagedObjectContext {
             objects.append(o)
         }
         return (objects, rows.map(\.values))
+    }
+
+    /// Whether unsaved changes here or in any parent may change the result of a store request
+    /// (when none may, the store's answer is this context's).
+    func chainHasChanges(affecting request: StoreFetchRequest) -> Bool {
+        if hasLocalChanges(affecting: request) { return true }
+        guard let parent else { return false }
+        return parent.performAndWait { parent.chainHasChanges(affecting: request) }
     }
 
     /// The registered object for an ID the store or parent returned, registering a fault when
