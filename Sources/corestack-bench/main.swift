@@ -123,6 +123,14 @@ struct Bench: ParsableCommand {
                          n, runs, p.storeFetch, p.contextFetch, p.propertyReads))
             return
         }
+        if mode == "links" {
+            print("| members | ns per link, to-one into an ordered inverse | ns per link, add to an unordered to-many |")
+            print("|---:|---:|---:|")
+            for row in try LinkScaling.measure(sizes: [1_000, 10_000, 100_000], runs: runs) {
+                print(String(format: "| %d | %.0f | %.0f |", row.members, row.orderedNanosPerLink, row.unorderedNanosPerLink))
+            }
+            return
+        }
         guard mode == "w3", let contender, let db else {
             throw ValidationError("--only w3 needs --contender and --db")
         }

@@ -15,8 +15,8 @@ extension ManagedObjectContext {
     /// ```
     public func mergeChanges(from transaction: PersistentHistoryTransaction) {
         let ids = transaction.objectIDs
-        persistentStoreCoordinator.forgetCachedRows(ids.updated)
-        persistentStoreCoordinator.forgetCachedRows(ids.deleted)
+        persistentStoreCoordinator.forgetRows(ids.updated)
+        persistentStoreCoordinator.forgetRows(ids.deleted)
         // A child's parent may hold the rows too: its objects are refreshed by its own merge.
         mergeChanges(from: ids)
     }

@@ -536,10 +536,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     private func addLink(to o: ManagedObject, slot: Int, id: ManagedObjectID) throws {
         let r = o.entity.allRelationships[slot]
         if r.isToMany {
-            var set = OrderedSet(try o.destinationIDs(slot: slot))
-            guard set.append(id).inserted else { return }
+            // In place (linking N objects to one owner is O(N)); the undo image is taken first.
+            guard try !o.toManyContains(slot: slot, id) else { return }
             noteWillChange(o, relationshipSlot: slot)
-            o.relations[slot] = .toMany(set)
+            _ = try o.mutateToMany(slot: slot) { $0.append(id).inserted }
         } else {
             if case let .toOne(cur) = o.relations[slot], cur == id { return }
             noteWillChange(o, relationshipSlot: slot)
@@ -556,10 +556,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     func removeLink(from o: ManagedObject, slot: Int, id: ManagedObjectID) throws {
         let r = o.entity.allRelationships[slot]
         if r.isToMany {
-            var set = OrderedSet(try o.destinationIDs(slot: slot))
-            guard set.remove(id) != nil else { return }
+            guard try o.toManyContains(slot: slot, id) else { return }
             noteWillChange(o, relationshipSlot: slot)
-            o.relations[slot] = .toMany(set)
+            _ = try o.mutateToMany(slot: slot) { $0.remove(id) != nil }
         } else {
             guard case let .toOne(cur) = o.relations[slot], cur == id else { return }
             noteWillChange(o, relationshipSlot: slot)

@@ -38,7 +38,7 @@ extension PersistentStoreCoordinator {
     func deliverRemoteChange(_ change: RemoteStoreChange, historyKnown: Bool) {
         if historyKnown {
             for t in change.transactions {
-                forgetCachedRows(t.changes.lazy.compactMap { $0.changeType == .insert ? nil : $0.changedObjectID })
+                forgetRows(t.changes.lazy.compactMap { $0.changeType == .insert ? nil : $0.changedObjectID })
             }
         } else {
             invalidateRowCache()

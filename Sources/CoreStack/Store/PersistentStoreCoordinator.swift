@@ -181,6 +181,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// The IDs a store request selects, no row read or cached.
+    func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
+        try requireStore().fetchObjectIDs(request)
+    }
+
+    /// The IDs a store request selects with a few attribute values each, no row cached.
+    func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
+        try requireStore().fetchObjectIDs(request, valuesAt: slots)
+    }
+
     func count(_ request: StoreFetchRequest) throws -> Int {
         try requireStore().count(request)
     }
@@ -257,10 +267,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         for d in request.deleted { rowCache[d.objectID] = nil }
     }
 
-    /// Forgets the cached rows of these objects (another connection changed them).
-    func forgetCachedRows<S: Sequence>(_ ids: S) where S.Element == ManagedObjectID {
+    /// Forgets the cached rows of these objects (changed in the store behind the cache: another
+    /// connection, a batch request).
+    func forgetRows(_ ids: some Sequence<ManagedObjectID>) {
         lock.lock()
-        for id in ids { rowCache[id] = nil }
+        for id in ids { rowCache[permanentIDs[id] ?? id] = nil }
         lock.unlock()
     }
 
