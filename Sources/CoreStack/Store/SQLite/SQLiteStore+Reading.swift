@@ -452,7 +452,10 @@ extension SQLiteStore {
         let destMapping = try schema.mapping(for: dest)
         var restriction = ""
         if destMapping.tableIsShared && dest.superentity != nil {
-            restriction = " AND d.Z_ENT IN (\(destMapping.numbersWithSubentities.map(String.init).joined(separator: ", ")))"
+            // `+`: never an index for this term. With an index on Z_ENT, SQLite's planner
+            // otherwise drives the query from every row of the destination entity (all 133,333
+            // people for 256 books' authors: 0.3 s per query instead of 0.1 ms).
+            restriction = " AND +d.Z_ENT IN (\(destMapping.numbersWithSubentities.map(String.init).joined(separator: ", ")))"
         }
         var result: [ManagedObjectID: [ManagedObjectID]] = [:]
         var byKey: [Int64: ManagedObjectID] = [:]
@@ -470,7 +473,8 @@ extension SQLiteStore {
         case let .join(index, src, dst, orderColumn):
             let jt = schema.joinTables[index].table.name
             let order = ["j.\(src)"] + (orderColumn.map { ["j.\($0)"] } ?? []) + ["j.\(dst)"]
-            base = "SELECT j.\(src), d.Z_PK, d.Z_ENT FROM \(jt) j JOIN \(destMapping.table) d ON d.Z_PK = j.\(dst) "
+            // CROSS JOIN: the join table (searched by the owners' keys) is the outer loop.
+            base = "SELECT j.\(src), d.Z_PK, d.Z_ENT FROM \(jt) j CROSS JOIN \(destMapping.table) d ON d.Z_PK = j.\(dst) "
                 + "WHERE j.\(src) IN (%@)\(restriction) ORDER BY " + order.joined(separator: ", ")
         }
         let token = StoreIdentifiers.token(for: identifier)
