@@ -273,6 +273,12 @@ final class BrowserData {
         sendTableChange(marks)
     }
 
+    /// The context in use saved or dropped its changes without changing a value the controller
+    /// watches: the rows are read again so their unsaved-change marks go.
+    func changesSettled() {
+        sendTableChange([:])
+    }
+
     private func sendTableChange(_ marks: [ManagedObjectID: RowMark]) {
         rebuildSectionStarts()
         let selected = selectedID.flatMap { displayIndex(of: $0) }

@@ -323,6 +323,9 @@ extension BrowserProgram {
                 resolutions += root.performAndWait { root.lastSaveMergeResolutions }
             }
             conflictContext = nil
+            // The saved values are no longer unsaved changes: the rows and the detail drop their marks.
+            data.changesSettled()
+            reloadDetail()
             let where_ = kind.saveTarget
             dispatch(.message("Saved \(currentContextName): \(counts.inserted) inserted, \(counts.updated) updated, \(counts.deleted) deleted; \(where_)", .info))
             var lines: [String] = []

@@ -408,3 +408,21 @@ extension BrowserEditingTests {
         #expect(h.state.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflicts") == true })
     }
 }
+
+extension BrowserEditingTests {
+    @Test("after a save the row and the detail no longer mark the saved value as unsaved")
+    func marksClearAfterSave() throws {
+        let (h, _) = try Self.fileHarness()
+        h.press("e C-u")
+        h.type("Saved Title")
+        h.press("Enter")
+        h.onMain { h.program.dispatch(.tick(Date().addingTimeInterval(5))) }
+        #expect(h.lines.contains { $0.contains("│* Saved Title") })
+        #expect(h.state.detail.snapshot?.properties.first { $0.name == "title" }?.changed == true)
+        h.press("W y")
+        #expect(h.waitUntil { $0.pendingChanges.total == 0 })
+        h.onMain { h.program.dispatch(.tick(Date().addingTimeInterval(10))) }
+        #expect(h.lines.contains { $0.contains("│  Saved Title") }, "\(h.screen)")
+        #expect(h.state.detail.snapshot?.properties.first { $0.name == "title" }?.changed == false)
+    }
+}
