@@ -23,6 +23,9 @@ public final class BrowserProgram {
     var conflictContext: ManagedObjectContext?
     private var queue: [Action] = []
     private var processing = false
+    /// Where in ``queue`` the actions that the action being processed gives rise to go: before the
+    /// keys read with it, so that a key opening an editor or a preview has it open for the next key.
+    private var followUps = 0
     private var dirty = true
     private var saveObserver: (any NSObjectProtocol)?
     private var ticker: (any DispatchSourceTimer)?
@@ -110,11 +113,15 @@ public final class BrowserProgram {
 
     /// Feeds several actions in (keys read in one go) and renders once after the last.
     public func dispatch(_ actions: [Action]) {
+        guard !processing else {
+            enqueue(actions)
+            return
+        }
         queue.append(contentsOf: actions)
-        guard !processing else { return }
         processing = true
         while !queue.isEmpty {
             let a = queue.removeFirst()
+            followUps = 0
             let commands = App.update(&state, a)
             dirty = true
             for c in commands { run(c) }
@@ -122,6 +129,12 @@ public final class BrowserProgram {
         processing = false
         notePendingChanges()
         flush()
+    }
+
+    /// Queues what the action being processed gives rise to, ahead of the actions read with it.
+    private func enqueue(_ actions: [Action]) {
+        queue.insert(contentsOf: actions, at: followUps)
+        followUps += actions.count
     }
 
     /// Keeps the status bar's pending counts and the contexts' list in step with the contexts.
@@ -178,17 +191,17 @@ public final class BrowserProgram {
             }
         case let .loadWindow(generation, range):
             let rows = data.rows(range)
-            queue.append(.windowLoaded(generation: generation, range: range, rows: rows, changed: data.changedColumns(rows)))
+            enqueue([.windowLoaded(generation: generation, range: range, rows: rows, changed: data.changedColumns(rows))])
         case let .loadDetail(id):
             data.selectedID = id
             guard let id else {
-                queue.append(.detailLoaded(nil, error: nil))
+                enqueue([.detailLoaded(nil, error: nil)])
                 return
             }
             do {
-                queue.append(.detailLoaded(try data.detail(for: id), error: nil))
+                enqueue([.detailLoaded(try data.detail(for: id), error: nil)])
             } catch {
-                queue.append(.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error)))
+                enqueue([.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error))])
             }
         case let .search(term, from, forward):
             later { [self] in dispatch(.searchFound(index: data.search(term, from: from, forward: forward), term: term)) }

@@ -426,3 +426,19 @@ extension BrowserEditingTests {
         #expect(h.state.detail.snapshot?.properties.first { $0.name == "title" }?.changed == false)
     }
 }
+
+extension BrowserEditingTests {
+    @Test("keys read in one go (typed ahead, pasted) reach the editor and the preview that the keys before them opened")
+    func typeAhead() throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        // As the runner hands them over when the terminal delivers them together: one dispatch.
+        let keys: [Key] = [.char("e"), try #require(Key.parse("C-u"))] + "Typed Ahead".map { .char($0) }
+            + [try #require(Key.parse("Enter")), .char("W"), .char("y")]
+        h.onMain { h.program.dispatch(keys.map { .key($0) }) }
+        h.waitUntilIdle()
+        #expect(h.waitUntil { _ in (try? Self.onDisk(url, id, "title")) == .string("Typed Ahead") }, "\(h.screen)")
+        #expect(h.state.topModal == nil)
+        #expect(h.state.pendingChanges.total == 0)
+    }
+}
