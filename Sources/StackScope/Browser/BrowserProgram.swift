@@ -125,9 +125,11 @@ public final class BrowserProgram {
             let commands = App.update(&state, a)
             dirty = true
             for c in commands { run(c) }
+            // After each action, not only after the batch: a q read with the edit before it must
+            // see that edit's pending changes.
+            notePendingChanges()
         }
         processing = false
-        notePendingChanges()
         flush()
     }
 

@@ -441,4 +441,20 @@ extension BrowserEditingTests {
         #expect(h.state.topModal == nil)
         #expect(h.state.pendingChanges.total == 0)
     }
+
+    @Test("q read together with the edit before it still asks before dropping the scratch context's changes")
+    func quitTypedAhead() throws {
+        let (h, _) = try Self.fileHarness()
+        let keys: [Key] = [.char("e"), try #require(Key.parse("C-u"))] + "Not Saved".map { .char($0) }
+            + [try #require(Key.parse("Enter")), .char("q")]
+        h.onMain { h.program.dispatch(keys.map { .key($0) }) }
+        h.waitUntilIdle()
+        #expect(!h.state.quitRequested)
+        guard case let .confirm(c)? = h.state.topModal else {
+            Issue.record("no quit question: \(h.screen)")
+            return
+        }
+        #expect(c.title == "Quit and lose unsaved changes?")
+        #expect(c.lines.contains { $0.contains("scratch-1: 0 inserted, 1 updated, 0 deleted") })
+    }
 }
