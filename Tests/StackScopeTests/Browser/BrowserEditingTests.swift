@@ -458,3 +458,22 @@ extension BrowserEditingTests {
         #expect(c.lines.contains { $0.contains("scratch-1: 0 inserted, 1 updated, 0 deleted") })
     }
 }
+
+extension BrowserEditingTests {
+    @Test("Enter on the :corrupt line of the saves pane shows its whole note: where the damaged file went and the manager's flag")
+    func corruptNoteExpanded() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let session = try BrowserSession.demo(storeURL: folder.appendingPathComponent("LocalData.sqlite"), size: 60)
+        let h = try BrowserHarness(session: session, open: "Book")
+        command(h, "corrupt")
+        h.press("y")
+        #expect(h.waitUntil(timeout: 30) { $0.entities.counts["Book"] == 0 && $0.busy == nil })
+        // One line is too narrow for the note: its end is cut off.
+        #expect(!h.screen.contains("dataStoreWasResetOrCreatedOnLoad"))
+        h.press("Tab Tab")
+        #expect(h.state.focus == .saves)
+        h.press("G Enter z")  // zoomed: the test's long temporary paths need more than five lines
+        #expect(h.screen.contains("quarantined it at"), "\(h.screen)")
+        #expect(h.screen.contains("dataStoreWasResetOrCreatedOnLoad = true"))
+    }
+}
