@@ -288,7 +288,7 @@ extension BrowserProgram {
     }
 
     /// Reads the detail of the object shown again (its values changed in the context in use).
-    private func reloadDetail() {
+    func reloadDetail() {
         guard let id = state.detail.snapshot?.objectID ?? state.table.selectedID else { return }
         do {
             dispatch(.detailLoaded(try data.detail(for: id), error: nil))

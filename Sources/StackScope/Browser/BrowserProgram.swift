@@ -216,6 +216,7 @@ public final class BrowserProgram {
                 }
                 do {
                     let diff = try data.refresh()
+                    reloadDetail()  // the object shown may have changed in the store
                     dispatch(.countsChanged(data.counts, at: clock()))
                     let note = diff.isEmpty
                         ? "refresh: nothing changed in the store"

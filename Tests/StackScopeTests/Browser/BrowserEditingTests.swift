@@ -477,3 +477,28 @@ extension BrowserEditingTests {
         #expect(h.screen.contains("dataStoreWasResetOrCreatedOnLoad = true"))
     }
 }
+
+extension BrowserEditingTests {
+    @Test("R re-reads an object another process changed: in a scratch child (through main) and in the detail pane")
+    func refreshSeesOtherProcessUpdate() throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        let pk = id.uriRepresentation().lastPathComponent.dropFirst()
+        func update(_ title: String) throws {
+            _ = try Self.sqlite(url, "UPDATE ZBOOK SET ZTITLE = '\(title)', Z_OPT = Z_OPT + 1 WHERE Z_PK = \(pk)")
+        }
+        // In a scratch child: the re-read reaches it through the main context.
+        command(h, "ctx new child")
+        #expect(h.state.currentContext == "scratch-1")
+        try update("Changed Elsewhere")
+        h.press("R")
+        #expect(h.waitUntil { _ in h.lines.contains { $0.contains("│  Changed Elsewhere") } }, "\(h.screen)")
+        #expect(h.state.detail.snapshot?.title == "Changed Elsewhere")
+        // In the main context: the detail pane follows too.
+        command(h, "ctx main")
+        try update("Changed Again")
+        h.press("R")
+        #expect(h.waitUntil { _ in h.lines.contains { $0.contains("│  Changed Again") } }, "\(h.screen)")
+        #expect(h.state.detail.snapshot?.title == "Changed Again")
+    }
+}

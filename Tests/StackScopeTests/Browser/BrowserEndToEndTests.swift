@@ -318,6 +318,12 @@ extension BrowserEndToEndTests {
         #expect(try sqlite(store, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Title From A")
         try a.sendKeys("Escape")
         try a.waitUntil("the report to close", timeout: 30) { !$0.contains("Save of scratch-1: what won") && $0.contains("0 pending") }
+        // B re-reads the store (R) and shows A's title, in its scratch child and its detail pane.
+        try b.sendKeys("R")
+        let reread = try b.waitUntil("A's title in B's table and detail", timeout: 30) {
+            $0.contains("Book: Title From A") && $0.contains("│  Title From A") && $0.contains("refresh: ")
+        }
+        #expect(reread.contains("ctx scratch-1 (child)"))
         try quitAndCheck(a, aBefore)
         try quitAndCheck(b, bBefore)
         #expect(try sqlite(store, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Title From A")
