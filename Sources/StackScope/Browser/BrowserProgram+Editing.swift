@@ -339,7 +339,8 @@ extension BrowserProgram {
                 lines += Self.resolutionLines(resolutions, in: ctx)
             }
             if !lines.isEmpty {
-                dispatch(.saveLogged(SaveLogEntry(
+                // Through the main queue, as the did-saves of this save came: after them.
+                MainMailbox(self).post(.saveLogged(SaveLogEntry(
                     date: clock(), contextName: currentContextName, origin: .event, inserted: [], updated: [], deleted: [],
                     note: replaced.isEmpty ? "merge: \(resolutions.count) conflicts resolved by policy" : "replaced \(replaced.count) values in main")))
                 dispatch(.showModal(.confirm(ConfirmState(title: "Save of \(currentContextName): what won", lines: lines, onYes: nil))))
@@ -358,7 +359,7 @@ extension BrowserProgram {
                     ConfirmChoice(key: .char("x"), label: "drop mine", action: .perform(.edit(.refreshObject(first.objectID, keepChanges: false)))),
                 ]
             }
-            dispatch(.saveLogged(SaveLogEntry(
+            MainMailbox(self).post(.saveLogged(SaveLogEntry(
                 date: clock(), contextName: who, origin: .event, inserted: [], updated: [], deleted: [],
                 note: "conflict: \(conflicts.count) objects, policy error, nothing saved")))
             dispatch(.showModal(.confirm(ConfirmState(title: "Merge conflict saving \(currentContextName)", lines: lines, onYes: nil, choices: choices))))

@@ -502,3 +502,27 @@ extension BrowserEditingTests {
         #expect(h.state.detail.snapshot?.title == "Changed Again")
     }
 }
+
+extension BrowserEditingTests {
+    @Test("the saves pane lists a save's did-save before the merge note about it")
+    func mergeNoteAfterDidSave() throws {
+        let (h, _) = try Self.fileHarness()
+        command(h, "ctx new sibling")
+        h.press("e C-u")
+        h.type("Left")
+        h.press("Enter")
+        command(h, "ctx new sibling")
+        h.press("e C-u")
+        h.type("Right")
+        h.press("Enter")
+        command(h, "ctx scratch-1")
+        h.press("W y")
+        command(h, "ctx scratch-2")
+        command(h, "mergepolicy objecttrump")
+        h.press("W y")
+        #expect(h.waitUntil { $0.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflicts") == true } })
+        h.waitUntilIdle()
+        let entries = h.state.saves.entries.filter { $0.contextName == "scratch-2" }
+        #expect(entries.map { $0.note == nil ? "did-save" : "note" } == ["did-save", "note"])
+    }
+}
