@@ -6,8 +6,8 @@ LANG=C.UTF-8), is driven with `send-keys`, captured with `capture-pane -p -e -N`
 full-width coloured bars are cut short) and the ANSI text is drawn with Pillow and DejaVu Sans
 Mono, every glyph at its grid cell, wide characters taking two cells.
 
-Needs: tmux, Pillow and the DejaVu fonts:
-    apt-get install tmux fonts-dejavu-core
+Needs: tmux, Pillow and the DejaVu fonts (Noto CJK and Noto Color Emoji draw wide glyphs and emoji):
+    apt-get install tmux fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
     python3 -m pip install pillow
 
 Usage:
