@@ -75,6 +75,11 @@ let package = Package(
             name: "corestack-stack-probe",
             dependencies: ["CoreStack"]
         ),
+        // Another process for the cross-process history tests and the remote-change benchmark.
+        .executableTarget(
+            name: "corestack-history-probe",
+            dependencies: ["CoreStack"]
+        ),
         .target(
             name: "CoreStackBenchKit",
             dependencies: [

@@ -100,12 +100,35 @@ struct Bench: ParsableCommand {
     }
 
     func runChild(_ mode: String) throws {
+        if mode == "remote" {
+            // Remote-change latency and contention (BENCHMARKS.md, "Remote changes"): --n saves.
+            let probe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("corestack-history-probe")
+            guard FileManager.default.isExecutableFile(atPath: probe.path) else {
+                throw ValidationError("build corestack-history-probe next to corestack-bench first: swift build -c release --product corestack-history-probe")
+            }
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let lines = try RemoteChangeBench.run(saves: n, pauseMs: 20, probe: probe, directory: dir) {
+                FileHandle.standardError.write(Data("· \($0)\n".utf8))
+            }
+            print(lines.joined(separator: "\n"))
+            return
+        }
         if mode == "phases" {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: dir) }
             let p = try FetchPhases.measure(count: n, runs: runs, directory: dir)
             print(String(format: "workload 2 phases, N = %d, median of %d: store fetch %.1f ms, context fetch %.1f ms (store read included), property reads %.1f ms",
                          n, runs, p.storeFetch, p.contextFetch, p.propertyReads))
+            return
+        }
+        if mode == "links" {
+            print("| members | ns per link, to-one into an ordered inverse | ns per link, add to an unordered to-many |")
+            print("|---:|---:|---:|")
+            for row in try LinkScaling.measure(sizes: [1_000, 10_000, 100_000], runs: runs) {
+                print(String(format: "| %d | %.0f | %.0f |", row.members, row.orderedNanosPerLink, row.unorderedNanosPerLink))
+            }
             return
         }
         guard mode == "w3", let contender, let db else {

@@ -433,6 +433,12 @@ final class LaunchSteps: @unchecked Sendable {
             var monitors: [EntityMonitor<ManagedObject>] = []
             for e in entities { monitors.append(try EntityMonitor<ManagedObject>(context: context, entityName: e.name, frequency: .onChange)) }
             step("an EntityMonitor per entity")
+            var batched = FetchRequest<ManagedObject>(entityName: entity)
+            batched.sortDescriptors = [SortDescriptor("title")]
+            batched.fetchBatchSize = 50
+            let lean = FetchedResultsController(fetchRequest: batched, context: context)
+            try lean.performFetch()
+            step("FetchedResultsController(\(entity), by title, fetchBatchSize 50).performFetch: \(lean.count) objects")
             let plain = FetchedResultsController(fetchRequest: FetchRequest<ManagedObject>(entityName: entity), context: context)
             try plain.performFetch()
             step("FetchedResultsController(\(entity)).performFetch: \(plain.count) objects")

@@ -13,6 +13,22 @@ func report(_ body: () throws -> String) throws {
     }
 }
 
+/// Standard output in 64 KiB writes.
+final class BufferedOutput {
+    private var buffer = Data()
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
 struct StackScopeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stackscope",
@@ -22,7 +38,7 @@ struct StackScopeCommand: ParsableCommand {
             Press ? in the browser for its keys.
             """,
         version: CoreStackVersion.string,
-        subcommands: [Browse.self, Info.self, Dump.self, Migrate.self, Demo.self],
+        subcommands: [Browse.self, Info.self, Dump.self, History.self, Migrate.self, Demo.self],
         defaultSubcommand: Browse.self
     )
 }
@@ -121,11 +137,16 @@ extension StackScopeCommand {
         @Option(help: "The entity to list (objects of sub-entities included).")
         var entity: String
 
-        @Option(help: "An attribute to sort by (default: primary key).")
-        var sort: String?
+        @Option(
+            parsing: .unconditionalSingleValue,
+            help: "Attributes to sort by, comma-separated or repeated: KEY, -KEY or KEY:desc for descending (default: primary key).")
+        var sort: [String] = []
 
         @Option(help: "List at most this many objects.")
         var limit: Int?
+
+        @Option(help: "Skip this many objects first.")
+        var offset: Int?
 
         @Option(help: "Only objects matching a predicate in Core Data's format language, e.g. 'title BEGINSWITH[cd] \"the\"'.")
         var predicate: String?
@@ -134,10 +155,17 @@ extension StackScopeCommand {
         var json = false
 
         func run() throws {
+            // Written as the store reads: a whole entity never sits in memory as text.
+            let output = BufferedOutput()
             try report {
                 let filter = try predicate.map { try CoreStack.Predicate(format: $0) }
-                let query = DumpQuery(entityName: entity, sortKey: sort, limit: limit, predicate: filter)
-                return try DumpCommand.run(storePath: options.store, modelPath: options.model, query: query, json: json)
+                let keys = try sort.flatMap { try DumpSort.parse($0) }
+                let query = DumpQuery(entityName: entity, sort: keys, limit: limit, offset: offset, predicate: filter)
+                try DumpCommand.write(storePath: options.store, modelPath: options.model, query: query, json: json) {
+                    output.write($0)
+                }
+                output.flush()
+                return ""
             }
         }
     }
@@ -185,3 +213,27 @@ extension StackScopeCommand {
 }
 
 StackScopeCommand.main()
+
+extension StackScopeCommand {
+    struct History: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a store's persistent history: transactions (author, context, process) and their changes.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: "Only transactions after this token (STORE-UUID:NUMBER as printed, or a transaction number).")
+        var after: String?
+
+        @Option(help: "Only transactions with this author.")
+        var author: String?
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            try report {
+                try HistoryCommand.run(storePath: options.store, modelPath: options.model, after: after, author: author, json: json)
+            }
+        }
+    }
+}

@@ -15,7 +15,11 @@ extension ManagedObjectContext {
         let ids: [ManagedObjectID]
         processPendingChanges()
         if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: request.storeRequest(entity: entity)) {
-            if request.returnsObjectsAsFaults {
+            if request.returnsObjectsAsFaults && request.fetchBatchSize > 0 {
+                // Batched: the IDs only, as Core Data does; each batch's rows are read when one
+                // of its faults fires, so no row of an untouched batch is read or cached.
+                ids = try persistentStoreCoordinator.fetchObjectIDs(request.storeRequest(entity: entity))
+            } else if request.returnsObjectsAsFaults {
                 let fetched = try persistentStoreCoordinator.fetchRows(request.storeRequest(entity: entity))
                 ids = fetched.map { $0.objectID }
                 persistentStoreCoordinator.cache(fetched)
@@ -60,6 +64,39 @@ extension ManagedObjectContext {
             try prefetch(path.split(separator: ".").map(String.init)[...], for: out)
         }
         return out
+    }
+
+    /// A batched fetch of faults that also returns, per object, the values of a few attributes
+    /// read in the same SQL query (a fetched-results controller's sort and section keys); nil when
+    /// a parent or unsaved changes here stand between the request and the store.
+    func batchedFetch<T: ManagedObject>(
+        _ request: FetchRequest<T>, entity: EntityDescription, valuesAt slots: [Int]
+    ) throws -> (objects: [T], values: [[AttributeValue]])? {
+        checkQueue()
+        processPendingChanges()
+        let storeRequest = request.storeRequest(entity: entity)
+        guard request.fetchBatchSize > 0, request.returnsObjectsAsFaults, request.relationshipKeyPathsForPrefetching.isEmpty,
+            parent == nil ? !request.includesPendingChanges || !hasLocalChanges(affecting: storeRequest)
+                : !chainHasChanges(affecting: storeRequest)
+        else { return nil }
+        let rows = try persistentStoreCoordinator.fetchObjectIDs(storeRequest, valuesAt: slots)
+        let batch = FaultBatch(ids: rows.map(\.objectID), batchSize: request.fetchBatchSize)
+        var objects: [T] = []
+        objects.reserveCapacity(rows.count)
+        for row in rows {
+            let o = try registeredObject(canonicalOrTemporary: row.objectID, as: T.self)
+            if o.isFault && o.faultBatch == nil { o.faultBatch = batch }
+            objects.append(o)
+        }
+        return (objects, rows.map(\.values))
+    }
+
+    /// Whether unsaved changes here or in any parent may change the result of a store request
+    /// (when none may, the store's answer is this context's).
+    func chainHasChanges(affecting request: StoreFetchRequest) -> Bool {
+        if hasLocalChanges(affecting: request) { return true }
+        guard let parent else { return false }
+        return parent.performAndWait { parent.chainHasChanges(affecting: request) }
     }
 
     /// The registered object for an ID the store or parent returned, registering a fault when
@@ -139,10 +176,17 @@ extension ManagedObjectContext {
         return out
     }
 
-    /// Fetches object IDs only.
+    /// Fetches object IDs only: in SQL (`SELECT Z_PK, Z_ENT`), no row read or cached and no
+    /// object made, unless unsaved changes along the way may change the result.
+    ///
+    /// ```swift
+    /// let ids = try context.fetchObjectIDs(FetchRequest<Book>(entityName: "Book", predicate: .key("pages") > 300))
+    /// ```
     public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ManagedObjectID] {
         checkQueue()
-        return try resultIDs(request, entity: try entity(of: request))
+        let entity = try entity(of: request)
+        processPendingChanges()
+        return try resultIDs(request.storeRequest(entity: entity), includesPendingChanges: request.includesPendingChanges, rowsNeeded: false)
     }
 
     /// Counts the objects a request would return.
@@ -165,7 +209,7 @@ extension ManagedObjectContext {
     /// parents may change it.
     func resultCount(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> Int {
         if includesPendingChanges && hasLocalChanges(affecting: request) {
-            return try resultIDs(request, includesPendingChanges: true).count
+            return try resultIDs(request, includesPendingChanges: true, rowsNeeded: false).count
         }
         if let parent {
             return try parent.performAndWait { try parent.resultCount(request, includesPendingChanges: includesPendingChanges) }
@@ -173,32 +217,69 @@ extension ManagedObjectContext {
         return try persistentStoreCoordinator.count(request)
     }
 
-    /// Fetches dictionaries of the chosen attributes (``FetchRequest/propertiesToFetch``).
+    /// Fetches dictionaries of the chosen attributes (``FetchRequest/propertiesToFetch``), or of
+    /// aggregates, grouped by ``FetchRequest/propertiesToGroupBy``.
     ///
     /// ```swift
     /// var r = FetchRequest<Book>(entityName: "Book")
     /// r.propertiesToFetch = ["title", "pages"]
     /// let rows = try context.fetchDictionaries(r) // [["title": "Dune", "pages": 412], …]
+    /// r.propertiesToFetch = ["@max.pages", "@count"]
+    /// let stats = try context.fetchDictionaries(r) // [["@max.pages": 1200, "@count": 300]]
     /// ```
+    ///
+    /// A root context with no unsaved changes that matter asks the store, which runs it in SQL
+    /// (no row cached, no object made); otherwise the objects as this context sees them are
+    /// fetched and aggregated in memory.
     public func fetchDictionaries<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [[String: AttributeValue]] {
+        checkQueue()
         let entity = try entity(of: request)
-        let keys = request.propertiesToFetch ?? entity.allAttributes.filter { !$0.isTransient }.map(\.name)
-        for key in keys where entity.attributeSlots[key] == nil && entity.relationshipSlots[key] == nil {
-            throw CoreStackError.unknownKey(entity: entity.name, key: key)
+        let plan = try DictionaryColumn.plan(
+            properties: request.propertiesToFetch, groupBy: request.propertiesToGroupBy,
+            sortKeys: request.sortDescriptors.map(\.key), entity: entity)
+        let columns = plan.columns
+        func dictionaries(_ rows: [[AttributeValue]]) -> [[String: AttributeValue]] {
+            rows.map { values in
+                var d: [String: AttributeValue] = [:]
+                for (c, v) in zip(columns, values) {
+                    // Nil values are left out, as Core Data leaves them out.
+                    if case .toOne = c, v.isNull { continue }
+                    d[c.name] = v
+                }
+                return d
+            }
         }
+        processPendingChanges()
+        let storeRequest = request.storeRequest(entity: entity)
+        if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: storeRequest) {
+            if let p = request.predicate { try PredicateValidator.validate(p, entity: entity) }
+            let rows = try persistentStoreCoordinator.requireStore().fetchDictionaryRows(storeRequest, columns: columns, groupBy: plan.groupBy)
+            return dictionaries(rows)
+        }
+        let grouped = !plan.groupBy.isEmpty || columns.contains(where: \.isAggregate)
         var r = request
         r.returnsObjectsAsFaults = false
-        return try fetch(r).map { o in
-            var d: [String: AttributeValue] = [:]
-            for key in keys {
-                if o.entity.attributeSlots[key] != nil {
-                    d[key] = try o.attributeValue(forKey: key)
-                } else if let id = try o.objectIDs(forRelationshipNamed: key).first, !o.entity.allRelationships[o.entity.relationshipSlots[key] ?? 0].isToMany {
-                    d[key] = .url(id.uriRepresentation())
+        r.fetchBatchSize = 0
+        if grouped {
+            r.fetchLimit = 0
+            r.fetchOffset = 0
+        }
+        let objects = try fetch(r)
+        if grouped {
+            let rows = DictionaryColumn.aggregate(
+                objects.map { $0.currentSnapshot() }, columns: columns, groupBy: plan.groupBy, entity: entity,
+                sortDescriptors: request.sortDescriptors)
+            return dictionaries(DictionaryColumn.window(rows, offset: request.fetchOffset, limit: request.fetchLimit))
+        }
+        return try dictionaries(objects.map { o in
+            try columns.map { c in
+                switch c {
+                case let .attribute(slot, _): return o.values[slot]
+                case let .toOne(slot, _): return try o.destinationIDs(slot: slot).first.map { .url($0.uriRepresentation()) } ?? .null
+                case .aggregate: return .null
                 }
             }
-            return d
-        }
+        })
     }
 
     /// Runs a request with its ``FetchRequest/resultType``.
@@ -233,7 +314,9 @@ extension ManagedObjectContext {
     func resultIDs<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [ManagedObjectID] {
         processPendingChanges()
         let storeRequest = request.storeRequest(entity: entity)
-        return try resultIDs(storeRequest, includesPendingChanges: request.includesPendingChanges)
+        // A batched fetch of faults reads each batch's rows when it is touched.
+        let batched = request.returnsObjectsAsFaults && request.fetchBatchSize > 0
+        return try resultIDs(storeRequest, includesPendingChanges: request.includesPendingChanges, rowsNeeded: !batched)
     }
 
     /// Whether this context's own unsaved changes may change the result of a store request.
@@ -243,7 +326,9 @@ extension ManagedObjectContext {
         return hasChanges(affecting: request.entity, keyPaths: keyPaths)
     }
 
-    func resultIDs(_ request: StoreFetchRequest, includesPendingChanges: Bool) throws -> [ManagedObjectID] {
+    /// `rowsNeeded`: the caller fires the results' faults next, so a root context reads (and
+    /// caches) the rows with the IDs; otherwise it reads the IDs alone.
+    func resultIDs(_ request: StoreFetchRequest, includesPendingChanges: Bool, rowsNeeded: Bool = true) throws -> [ManagedObjectID] {
         let local = includesPendingChanges && hasLocalChanges(affecting: request)
         var base = request
         if local {
@@ -253,10 +338,14 @@ extension ManagedObjectContext {
         var ids: [ManagedObjectID]
         if let parent {
             let forwarded = base
-            ids = try parent.performAndWait { try parent.resultIDs(forwarded, includesPendingChanges: includesPendingChanges) }
+            ids = try parent.performAndWait {
+                try parent.resultIDs(forwarded, includesPendingChanges: includesPendingChanges, rowsNeeded: rowsNeeded)
+            }
             ids = ids.map { persistentStoreCoordinator.canonicalID($0) }
-        } else {
+        } else if rowsNeeded || local {
             ids = try persistentStoreCoordinator.fetch(base).map(\.objectID)
+        } else {
+            ids = try persistentStoreCoordinator.fetchObjectIDs(base)
         }
         guard local else { return ids }
         return Self.window(try applyLocalChanges(to: ids, request), request)

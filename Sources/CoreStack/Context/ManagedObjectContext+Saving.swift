@@ -197,10 +197,13 @@ extension ManagedObjectContext {
             }
             return StoreRowChange(objectID: o.objectID, values: o.values, toOne: toOne, expectedVersion: version, toMany: toMany)
         }
-        return StoreSaveRequest(
+        var request = StoreSaveRequest(
             inserted: inserted.map { change($0, version: 0) },
             updated: updated.map { change($0, version: $0.committed?.version ?? 0) },
             deleted: deleted.map { StoreRowDeletion(objectID: $0.objectID, expectedVersion: $0.committed?.version ?? 0) })
+        request.transactionAuthor = transactionAuthor
+        request.contextName = name
+        return request
     }
 
     /// Applies the merge policy to conflicting objects so the save can be tried again, and

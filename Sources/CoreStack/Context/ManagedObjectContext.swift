@@ -43,7 +43,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Whether the context merges changes saved by its siblings into its parent (or, for a root
     /// context, saved by other contexts of its coordinator).
     public var automaticallyMergesChangesFromParent = false
-    /// The author recorded with saves (kept for persistent history, a later feature).
+    /// The author a root save records in persistent history (``PersistentHistoryTransaction/author``).
     public var transactionAuthor: String?
     /// What the merge policy did in the last ``save()`` of this root context (empty when the save
     /// met no conflict, or for a child context). See ``ContextDidSave/mergeResolutions``.
@@ -536,10 +536,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     private func addLink(to o: ManagedObject, slot: Int, id: ManagedObjectID) throws {
         let r = o.entity.allRelationships[slot]
         if r.isToMany {
-            var set = OrderedSet(try o.destinationIDs(slot: slot))
-            guard set.append(id).inserted else { return }
+            // In place (linking N objects to one owner is O(N)); the undo image is taken first.
+            guard try !o.toManyContains(slot: slot, id) else { return }
             noteWillChange(o, relationshipSlot: slot)
-            o.relations[slot] = .toMany(set)
+            _ = try o.mutateToMany(slot: slot) { $0.append(id).inserted }
         } else {
             if case let .toOne(cur) = o.relations[slot], cur == id { return }
             noteWillChange(o, relationshipSlot: slot)
@@ -556,10 +556,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     func removeLink(from o: ManagedObject, slot: Int, id: ManagedObjectID) throws {
         let r = o.entity.allRelationships[slot]
         if r.isToMany {
-            var set = OrderedSet(try o.destinationIDs(slot: slot))
-            guard set.remove(id) != nil else { return }
+            guard try o.toManyContains(slot: slot, id) else { return }
             noteWillChange(o, relationshipSlot: slot)
-            o.relations[slot] = .toMany(set)
+            _ = try o.mutateToMany(slot: slot) { $0.remove(id) != nil }
         } else {
             guard case let .toOne(cur) = o.relations[slot], cur == id else { return }
             noteWillChange(o, relationshipSlot: slot)

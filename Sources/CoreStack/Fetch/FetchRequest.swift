@@ -38,8 +38,20 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var returnsObjectsAsFaults = true
     /// Relationships to load along with the objects (`"authors"`, `"publisher.books"`).
     public var relationshipKeyPathsForPrefetching: [String] = []
-    /// For dictionary results: the attributes returned (all attributes when nil).
+    /// For dictionary results: the attributes and to-one relationships returned (all attributes
+    /// when nil), and aggregates of attributes: `"@count"` (rows), `"@count.KEY"` (non-nil
+    /// values), `"@sum.KEY"`, `"@avg.KEY"`, `"@min.KEY"`, `"@max.KEY"`, each under its own name.
     public var propertiesToFetch: [String]?
+    /// For dictionary results: the attributes rows are grouped by, one result per group (with
+    /// aggregates in ``propertiesToFetch``), as SQL's `GROUP BY`.
+    ///
+    /// ```swift
+    /// var r = FetchRequest<Book>(entityName: "Book")
+    /// r.propertiesToFetch = ["genre", "@count", "@sum.pages"]
+    /// r.propertiesToGroupBy = ["genre"]
+    /// let perGenre = try context.fetchDictionaries(r) // [["genre": "SF", "@count": 12, "@sum.pages": 4410], …]
+    /// ```
+    public var propertiesToGroupBy: [String]?
     /// The shape of the results, for ``ManagedObjectContext/execute(_:)``.
     public var resultType: ResultType = .managedObject
 

@@ -35,6 +35,14 @@ public struct AttributeDescription: Sendable, Hashable {
     public var versionHashModifier: String?
     /// Free-form user info from the model file.
     public var userInfo: [String: String]
+    /// Whether persistent history keeps the value of a deleted object's attribute in its delete
+    /// change (a tombstone, Core Data's "Preserve After Deletion"); see ``PersistentHistoryChange/tombstone``.
+    ///
+    /// ```swift
+    /// var title = AttributeDescription("title", .string)
+    /// title.preservesValueInHistoryOnDeletion = true
+    /// ```
+    public var preservesValueInHistoryOnDeletion = false
 
     public init(
         _ name: String,

@@ -80,7 +80,7 @@ enum XcodeModelValues {
             return value
         }
 
-        return AttributeDescription(
+        var attribute = AttributeDescription(
             name, type,
             isOptional: flag(xml["optional"]),
             isTransient: flag(xml["transient"]),
@@ -94,6 +94,8 @@ enum XcodeModelValues {
             renamingIdentifier: nonEmpty(xml["elementID"]),
             versionHashModifier: nonEmpty(xml["versionHashModifier"]),
             userInfo: userInfo)
+        attribute.preservesValueInHistoryOnDeletion = flag(xml["preserveAfterDeletion"])
+        return attribute
     }
 
     /// A `<relationship>` element of the entity named `entity`.

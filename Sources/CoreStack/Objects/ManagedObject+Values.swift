@@ -176,20 +176,43 @@ extension ManagedObject {
     }
 
     /// Adds destinations to a to-many relationship (at the end when ordered).
+    ///
+    /// Each added object costs O(1) amortised, whatever the relationship's size.
+    ///
+    /// ```swift
+    /// try shelf.add([dune, emma], toKey: "books")
+    /// ```
     public func add(_ objects: [ManagedObject], toKey key: String) throws {
-        var current = try self.objects(forKey: key)
-        let have = Set(current.map(\.objectID))
-        current.append(contentsOf: objects.filter { !have.contains($0.objectID) })
-        try setObjects(current, forKey: key)
+        let slot = try entity.relationshipSlot(key)
+        let r = entity.allRelationships[slot]
+        guard r.isToMany else {
+            throw CoreStackError.typeMismatch(entity: entity.name, key: key, expected: r.destinationEntityName, got: "a collection")
+        }
+        for o in objects { try checkDestination(o, slot: slot) }
+        let ctx = try context()
+        for o in objects where try !toManyContains(slot: slot, o.objectID) {
+            try ctx.link(self, slot: slot, to: o)
+        }
     }
 
     /// Adds one destination to a to-many relationship.
     public func add(_ object: ManagedObject, toKey key: String) throws { try add([object], toKey: key) }
 
     /// Removes destinations from a to-many relationship.
+    ///
+    /// ```swift
+    /// try shelf.remove([dune], fromKey: "books")
+    /// ```
     public func remove(_ objects: [ManagedObject], fromKey key: String) throws {
-        let gone = Set(objects.map(\.objectID))
-        try setObjects(try self.objects(forKey: key).filter { !gone.contains($0.objectID) }, forKey: key)
+        let slot = try entity.relationshipSlot(key)
+        let r = entity.allRelationships[slot]
+        guard r.isToMany else {
+            throw CoreStackError.typeMismatch(entity: entity.name, key: key, expected: r.destinationEntityName, got: "a collection")
+        }
+        let ctx = try context()
+        for o in objects where try toManyContains(slot: slot, o.objectID) {
+            try ctx.unlink(self, slot: slot, from: o)
+        }
     }
 
     /// Removes one destination from a to-many relationship.
@@ -341,6 +364,32 @@ extension ManagedObject {
         case let .toMany(ids): return Array(ids)
         case .fault:
             return Array(try context().loadToMany(self, slot: slot))
+        }
+    }
+
+    /// Changes a to-many slot's destinations in place, loading the fault first; returns what the
+    /// change returns. The set is taken out of the slot while it changes, so that (once any
+    /// committed copy has been split off) a link costs O(1) amortised, not a copy of the set.
+    func mutateToMany(slot: Int, _ change: (inout OrderedSet<ManagedObjectID>) -> Bool) throws -> Bool {
+        try fireFault()
+        var set: OrderedSet<ManagedObjectID>
+        switch relations[slot] {
+        case let .toMany(ids): set = ids
+        case .fault: set = try context().loadToMany(self, slot: slot)
+        case .toOne: return false
+        }
+        relations[slot] = .fault
+        defer { relations[slot] = .toMany(set) }
+        return change(&set)
+    }
+
+    /// Whether a to-many slot holds a destination, without copying the destinations.
+    func toManyContains(slot: Int, _ id: ManagedObjectID) throws -> Bool {
+        try fireFault()
+        switch relations[slot] {
+        case let .toMany(ids): return ids.contains(id)
+        case .fault: return try context().loadToMany(self, slot: slot).contains(id)
+        case let .toOne(cur): return cur == id
         }
     }
 

@@ -86,6 +86,29 @@ extension FetchedResultsController {
         return try objects.enumerated().map { i, o in try out[i] ?? readKey(o) }
     }
 
+    /// With `fetchBatchSize`, plain-attribute keys and nothing unsaved in the way: the objects
+    /// as faults and their keys, read by one SQL query of IDs and key columns (no row cached).
+    func batchedFetchWithKeys(entity: EntityDescription) throws -> (objects: [T], keys: [RowKey])? {
+        guard sectionNameProvider == nil, let plan = plainKeys, let slots = plan.slots(for: entity) else { return nil }
+        let columns = slots.sort + (slots.section.map { [$0] } ?? [])
+        guard let (objects, values) = try managedObjectContext.batchedFetch(fetchRequest, entity: entity, valuesAt: columns) else {
+            return nil
+        }
+        var keys: [RowKey] = []
+        keys.reserveCapacity(objects.count)
+        for (o, v) in zip(objects, values) {
+            // A materialised object is filed under its values in the context, as elsewhere.
+            if !o.isFault {
+                keys.append(try readKey(o))
+                continue
+            }
+            keyReadCount += 1
+            let sort = zip(descriptors, v).map { d, value in d.sortValue(value) }
+            keys.append(RowKey(section: slots.section == nil ? .null : v[v.count - 1], sort: sort))
+        }
+        return (objects, keys)
+    }
+
     /// The keys of one object, as it is now (firing its fault if needed).
     func readKey(_ o: T) throws -> RowKey {
         keyReadCount += 1

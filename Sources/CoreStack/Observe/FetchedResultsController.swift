@@ -135,9 +135,12 @@ public final class FetchedResultsController<T: ManagedObject> {
         let entity = try context.entity(of: fetchRequest)
         self.entity = entity
         plainKeys = PlainKeyPlan(sortDescriptors: fetchRequest.sortDescriptors, sectionKeyPath: sectionNameProvider == nil ? sectionNameKeyPath : nil)
-        let objects = try context.fetch(fetchRequest)
-        let keys = try readKeys(objects)
-        rebuild(objects: objects, keys: keys)
+        if let (objects, keys) = try batchedFetchWithKeys(entity: entity) {
+            rebuild(objects: objects, keys: keys)
+        } else {
+            let objects = try context.fetch(fetchRequest)
+            rebuild(objects: objects, keys: try readKeys(objects))
+        }
         startObserving()
         delegate?.controllerDidPerformFetch(self)
         broadcaster.send(.didPerformFetch)

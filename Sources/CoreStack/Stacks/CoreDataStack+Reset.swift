@@ -33,6 +33,8 @@ extension CoreDataStack {
             guard let context = weakContext.context else { continue }
             Self.schedule(on: context) { context.removeObserver(token) }
         }
+        // The new store opens as the old one was (history, remote change notifications).
+        let options = (old.coordinator.persistentStore as? SQLiteStore)?.options ?? PersistentStoreOptions()
         let oldMain = old.mainQueueContext
         let oldRoot = old.privateQueueContext
         try await oldMain.perform { oldMain.reset() }
@@ -48,7 +50,7 @@ extension CoreDataStack {
             case let .sqlite(url):
                 try StoreLocation.destroyStore(at: url)
                 try StoreLocation.prepareFolder(for: url)
-                store = try SQLiteStore(url: url, model: model)
+                store = try SQLiteStore(url: url, model: model, options: options)
             }
             return try Self.makeContexts(model: model, store: store)
         }

@@ -34,6 +34,12 @@ public final class PersistentContainer: @unchecked Sendable {
         public var url: URL?
         /// Whether writes are refused.
         public var isReadOnly: Bool
+        /// History tracking and remote change notifications (Core Data's store description options).
+        ///
+        /// ```swift
+        /// container.storeDescription.options.persistentHistoryTracking = true
+        /// ```
+        public var options = PersistentStoreOptions()
 
         public init(type: StoreType = .sqlite, url: URL? = nil, isReadOnly: Bool = false) {
             self.type = type
@@ -107,7 +113,7 @@ public final class PersistentContainer: @unchecked Sendable {
                     throw StackError.storeLocationUnavailable(path: "(none)", reason: "the store description has no URL")
                 }
                 if !description.isReadOnly { try StoreLocation.prepareFolder(for: url) }
-                return try SQLiteStore(url: url, model: model, readOnly: description.isReadOnly)
+                return try SQLiteStore(url: url, model: model, readOnly: description.isReadOnly, options: description.options)
             }
         }
         try persistentStoreCoordinator.addPersistentStore(store)

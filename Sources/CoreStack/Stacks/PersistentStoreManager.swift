@@ -49,6 +49,12 @@ open class PersistentStoreManager: @unchecked Sendable {
         public var savesOnTermination: Bool
         /// Where the manager logs (quarantines, child-context errors, save errors). Default: standard error.
         public var log: @Sendable (String) -> Void
+        /// How the store is opened: persistent history, remote change notifications.
+        ///
+        /// ```swift
+        /// config.storeOptions = PersistentStoreOptions(persistentHistoryTracking: true, remoteChangeNotifications: true)
+        /// ```
+        public var storeOptions = PersistentStoreOptions()
 
         public init(
             model: ManagedObjectModel,
@@ -111,7 +117,7 @@ open class PersistentStoreManager: @unchecked Sendable {
         self.configuration = configuration
         let url = configuration.resolvedStoreURL
         storeURL = url
-        let opened = try Self.openStore(at: url, model: configuration.model, log: configuration.log)
+        let opened = try Self.openStore(at: url, model: configuration.model, options: configuration.storeOptions, log: configuration.log)
         dataStoreWasResetOrCreatedOnLoad = opened.resetOrCreated
         quarantinedStoreURL = opened.quarantinedURL
         resetReason = opened.reason
@@ -271,18 +277,20 @@ open class PersistentStoreManager: @unchecked Sendable {
     /// Unusable: not a file (a folder, a socket, … where the store file belongs), not an SQLite
     /// database, damaged (``SQLiteStore/quickCheck(at:)`` fails for a store up to
     /// ``quickCheckSizeLimit``, or a bookkeeping value is wrong), or written with another model.
-    static func openStore(at url: URL, model: ManagedObjectModel, log: @Sendable (String) -> Void) throws -> OpenedStore {
+    static func openStore(
+        at url: URL, model: ManagedObjectModel, options: PersistentStoreOptions = PersistentStoreOptions(), log: @Sendable (String) -> Void
+    ) throws -> OpenedStore {
         var reason: String?
         if let kind = nonFileKind(at: url) {
             reason = "\(url.lastPathComponent)\(kind.suffix) is \(kind.kind), not a file"
         } else {
             try StoreLocation.prepareFolder(for: url)
             if !FileManager.default.fileExists(atPath: url.path) {
-                return OpenedStore(store: try SQLiteStore(url: url, model: model), resetOrCreated: true)
+                return OpenedStore(store: try SQLiteStore(url: url, model: model, options: options), resetOrCreated: true)
             }
             do {
                 if storeSize(at: url) <= quickCheckSizeLimit { try SQLiteStore.quickCheck(at: url) }
-                return OpenedStore(store: try SQLiteStore(url: url, model: model), resetOrCreated: false)
+                return OpenedStore(store: try SQLiteStore(url: url, model: model, options: options), resetOrCreated: false)
             } catch let error as CoreStackError where isUnusableStore(error) {
                 reason = error.description
             }
@@ -291,7 +299,7 @@ open class PersistentStoreManager: @unchecked Sendable {
         let moved = try StoreLocation.quarantineStore(at: url)
         log("the store \(url.path) could not be opened (\(why)); moved it to \(moved.path) and created a fresh store")
         try StoreLocation.prepareFolder(for: url)
-        let store = try SQLiteStore(url: url, model: model)
+        let store = try SQLiteStore(url: url, model: model, options: options)
         return OpenedStore(store: store, resetOrCreated: true, quarantinedURL: moved, reason: why)
     }
 

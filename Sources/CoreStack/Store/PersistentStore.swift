@@ -36,6 +36,60 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// }
     /// ```
     func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws
+    /// The rows matching a request a chunk at a time, with (when `withToMany`) the to-many
+    /// destinations of each row's objects by relationship slot, read in the same pass: the
+    /// store reads as `body` consumes, so memory stays flat whatever the number of rows.
+    ///
+    /// `body` runs while the store is reading and must not call back into the store. The default
+    /// implementation reads ``fetch(_:)``'s rows and asks ``relatedObjectIDs(for:relationshipSlot:)``
+    /// a chunk at a time.
+    ///
+    /// ```swift
+    /// try store.fetch(request, withToMany: true) { rows, toMany in
+    ///     for row in rows { print(row.objectID, toMany[row.objectID] ?? [:]) }
+    /// }
+    /// ```
+    func fetch(
+        _ request: StoreFetchRequest, withToMany: Bool,
+        chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void
+    ) throws
+    /// The IDs of the rows matching a request, in its order, without reading the rows' values
+    /// (for ``ManagedObjectContext/fetchObjectIDs(_:)`` and batched fetches). The default
+    /// implementation maps ``fetch(_:)``.
+    ///
+    /// ```swift
+    /// let ids = try store.fetchObjectIDs(StoreFetchRequest(entity: book))
+    /// ```
+    func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID]
+    /// The IDs of the rows matching a request, in its order, each with the values of a few
+    /// attributes (`slots` index the request entity's ``EntityDescription/allAttributes``, which
+    /// sub-entities share): what a fetched-results controller files objects under, without the
+    /// rest of each row. The default implementation maps ``fetch(_:)``.
+    ///
+    /// ```swift
+    /// let keyed = try store.fetchObjectIDs(request, valuesAt: [book.attributeSlots["title"]!])
+    /// ```
+    func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])]
+    /// The values of a dictionary fetch, one array per result row in `columns`' order: plain
+    /// attributes and to-one destinations (as URIs), or, grouped by the attribute slots `groupBy`
+    /// (or over all rows when only aggregates are asked for), aggregates. The request's offset and
+    /// limit apply to the result rows. The default implementation aggregates ``fetch(_:)``'s rows
+    /// in memory.
+    ///
+    /// ```swift
+    /// let sums = try store.fetchDictionaryRows(request, columns: [.attribute(slot: 0, name: "genre"),
+    ///                                          .aggregate(.sum, slot: 1, name: "@sum.pages")], groupBy: [0])
+    /// ```
+    func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]]
+    /// Sets attributes (by slot of the request's entity) of every row matching a request, in one
+    /// transaction, each changed row's version incremented; returns the changed rows' IDs. The
+    /// default implementation refuses: batch requests need an SQL store.
+    func executeBatchUpdate(_ request: StoreFetchRequest, values: [Int: AttributeValue]) throws -> [ManagedObjectID]
+    /// Deletes the rows matching `request` (when given) or else these objects, in one
+    /// transaction, applying delete rules as ``BatchDeleteRequest`` describes; returns the
+    /// deleted IDs and those of objects whose relationships changed. The default implementation
+    /// refuses: batch requests need an SQL store.
+    func executeBatchDelete(matching request: StoreFetchRequest?, objectIDs: [ManagedObjectID]) throws -> SavedObjectIDs
     /// How many rows match a request (limit and offset applied).
     func count(_ request: StoreFetchRequest) throws -> Int
     /// The rows of these objects (for firing faults in batches); missing rows are left out.
@@ -53,8 +107,57 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    public func executeBatchUpdate(_ request: StoreFetchRequest, values: [Int: AttributeValue]) throws -> [ManagedObjectID] {
+        throw CoreStackError.invalidFetchRequest("batch updates need an SQL store; \(type(of: self)) has none")
+    }
+
+    public func executeBatchDelete(matching request: StoreFetchRequest?, objectIDs: [ManagedObjectID]) throws -> SavedObjectIDs {
+        throw CoreStackError.invalidFetchRequest("batch deletes need an SQL store; \(type(of: self)) has none")
+    }
+
+    public func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]] {
+        try DictionaryColumn.rowsInMemory(self, request, columns: columns, groupBy: groupBy)
+    }
+
+    public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
+        try fetch(request).map { row in
+            (row.objectID, slots.map { $0 < row.snapshot.values.count ? row.snapshot.values[$0] : .null })
+        }
+    }
+
+    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
+        try fetch(request).map(\.objectID)
+    }
+
     public func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
         var rows = try fetch(request)
         try body(&rows, rows.count)
+    }
+
+    public func fetch(
+        _ request: StoreFetchRequest, withToMany: Bool,
+        chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void
+    ) throws {
+        let all = try fetch(request)
+        var start = 0
+        while start < all.count {
+            var chunk = Array(all[start..<min(all.count, start + 256)])
+            start += 256
+            var toMany: [ManagedObjectID: [Int: [ManagedObjectID]]] = [:]
+            if withToMany {
+                var groups: [ObjectIdentifier: (entity: EntityDescription, ids: [ManagedObjectID])] = [:]
+                for row in chunk {
+                    groups[ObjectIdentifier(row.objectID.entity), default: (row.objectID.entity, [])].ids.append(row.objectID)
+                }
+                for group in groups.values {
+                    for (slot, r) in group.entity.allRelationships.enumerated() where r.isToMany && !r.isTransient {
+                        for (id, dest) in try relatedObjectIDs(for: group.ids, relationshipSlot: slot) {
+                            toMany[id, default: [:]][slot] = dest
+                        }
+                    }
+                }
+            }
+            try body(&chunk, toMany)
+        }
     }
 }

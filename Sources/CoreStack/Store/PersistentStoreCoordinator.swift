@@ -21,6 +21,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var rootContexts: [WeakContext] = []
     /// Serialises saves, so each one is one transaction in order.
     private let saveLock = NSLock()
+    /// Remote-change observers and the monitor watching the store file for other connections' commits.
+    let remoteChanges = RemoteChangeCenter()
 
     /// Creates a coordinator for a model. The model is then kept for the rest of the process:
     /// object IDs refer to their entity without retaining it (see `ModelRetention`).
@@ -46,6 +48,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             throw CoreStackError.noStore("this coordinator already has a store (one store per coordinator)")
         }
         self.store = store
+        do {
+            try remoteChanges.start(store: store, coordinator: self)
+        } catch {
+            self.store = nil
+            throw error
+        }
     }
 
     /// Removes the store and empties the row cache.
@@ -55,6 +63,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         store = nil
         rowCache.removeAll()
         permanentIDs.removeAll()
+        remoteChanges.stop()
     }
 
     /// The store.
@@ -172,6 +181,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// The IDs a store request selects, no row read or cached.
+    func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
+        try requireStore().fetchObjectIDs(request)
+    }
+
+    /// The IDs a store request selects with a few attribute values each, no row cached.
+    func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
+        try requireStore().fetchObjectIDs(request, valuesAt: slots)
+    }
+
     func count(_ request: StoreFetchRequest) throws -> Int {
         try requireStore().count(request)
     }
@@ -246,6 +265,14 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         settle(&request.inserted, from: 0)
         settle(&request.updated, from: insertedCount)
         for d in request.deleted { rowCache[d.objectID] = nil }
+    }
+
+    /// Forgets the cached rows of these objects (changed in the store behind the cache: another
+    /// connection, a batch request).
+    func forgetRows(_ ids: some Sequence<ManagedObjectID>) {
+        lock.lock()
+        for id in ids { rowCache[permanentIDs[id] ?? id] = nil }
+        lock.unlock()
     }
 
     /// Forgets every cached row (after the store changed behind the coordinator's back).

@@ -37,6 +37,10 @@ public struct StoreSaveRequest: Sendable {
     public var inserted: [StoreRowChange]
     public var updated: [StoreRowChange]
     public var deleted: [StoreRowDeletion]
+    /// The saving context's ``ManagedObjectContext/transactionAuthor``, for persistent history.
+    public var transactionAuthor: String?
+    /// The saving context's ``ManagedObjectContext/name``, for persistent history.
+    public var contextName: String?
 
     public init(inserted: [StoreRowChange] = [], updated: [StoreRowChange] = [], deleted: [StoreRowDeletion] = []) {
         self.inserted = inserted

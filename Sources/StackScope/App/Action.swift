@@ -30,6 +30,8 @@ public indirect enum Action: Sendable {
     case detailLoaded(DetailSnapshot?, error: String?)
     case saveLogged(SaveLogEntry)
     case searchFound(index: Int?, term: String)
+    /// Long work reports how far it got (the status bar's progress line).
+    case progress(String)
     case message(String, StatusState.Level)
     /// The context in use has this many unsaved changes now.
     case pendingChanged(PendingChanges)
@@ -50,6 +52,8 @@ public indirect enum Action: Sendable {
     case pickStarted(PickState)
     /// The store was reset or replaced: every pane starts again on the new contexts.
     case storeReplaced(note: String)
+    /// Another process (or coordinator) committed to the store.
+    case remoteChanged(RemoteStoreChange)
 }
 
 /// What opening a table produced.
@@ -126,4 +130,8 @@ public enum Command: Sendable, Hashable {
     case quit
     /// Work on the contexts: edits, saves, undo, merge policies, reset.
     case edit(EditCommand)
+    /// Merge another process's commit into the stack (or re-read the store when it keeps no history).
+    case mergeRemote(RemoteStoreChange)
+    /// Stop the long work under way (a search in steps) and drop the results of work not started yet.
+    case cancelWork
 }

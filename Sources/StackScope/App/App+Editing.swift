@@ -66,6 +66,35 @@ extension App {
         }
     }
 
+    /// Lines of the saves pane for another process's commit: one per history transaction (process,
+    /// author or context, what changed), or one saying the store changed when it keeps no history.
+    static func logRemote(_ s: inout AppState, _ change: RemoteStoreChange) {
+        let own = String(ProcessInfo.processInfo.processIdentifier)
+        var entries: [SaveLogEntry] = []
+        for t in change.transactions {
+            var ins: [String] = [], upd: [String] = [], del: [String] = []
+            for c in t.changes {
+                switch c.changeType {
+                case .insert: ins.append(c.changedObjectURI)
+                case .update: upd.append(c.changedObjectURI)
+                case .delete: del.append(c.changedObjectURI)
+                }
+            }
+            let who = [t.processID.map { "pid \($0)" }, t.author ?? t.contextName].compactMap { $0 }.joined(separator: " ")
+            entries.append(SaveLogEntry(
+                date: change.noticedAt, contextName: who.isEmpty ? "other process" : who, origin: .remote,
+                inserted: ins, updated: upd, deleted: del,
+                note: t.processID == own ? "(this process, another coordinator · transaction \(t.transactionNumber))" : "(other process · transaction \(t.transactionNumber))"))
+        }
+        if change.transactions.isEmpty {
+            entries.append(SaveLogEntry(
+                date: change.noticedAt, contextName: "other process", origin: .remote, inserted: [], updated: [], deleted: [],
+                note: "committed to the store (no history kept here: re-reading)"))
+        }
+        for e in entries { s.saves.append(e) }
+        if s.saves.follow { s.saves.scroll.selection = max(0, s.saves.visibleIndices.count - 1) }
+    }
+
     /// The object the focused pane shows: the selected row, or the detail's object.
     static func focusedObject(_ s: AppState) -> ManagedObjectID? {
         s.focus == .detail ? s.detail.snapshot?.objectID : s.table.selectedID ?? s.detail.snapshot?.objectID
@@ -188,6 +217,8 @@ extension App {
                         "Unsaved changes in scratch contexts are lost."],
                 onYes: .perform(.edit(.corrupt)))))
             return []
+        case "history":
+            return [.edit(.history)]
         case "reseed":
             guard mayEdit(&s) else { return [] }
             s.busy = "Seeding the demo library"

@@ -99,7 +99,11 @@ extension App {
             if s.saves.follow { s.saves.scroll.selection = max(0, s.saves.visibleIndices.count - 1) }
             s.saves.scroll.clamp(count: s.saves.visibleIndices.count, height: layout(s).savesRows)
             return []
+        case let .progress(text):
+            if s.busy != nil { s.busy = text }
+            return []
         case let .searchFound(index, term):
+            guard s.busy != nil else { return [] }  // cancelled
             s.busy = nil
             guard let index else {
                 setStatus(&s, "No match for “\(term)”", .warning)
@@ -123,6 +127,9 @@ extension App {
         case .saveAndQuit:
             s.busy = "Saving"
             return [.saveAll(thenQuit: true)]
+        case let .remoteChanged(change):
+            logRemote(&s, change)
+            return [.mergeRemote(change)]
         case .perform, .showModal, .editResult, .contextsChanged, .pickStarted, .storeReplaced:
             return updateEditing(&s, action)
         }
@@ -183,6 +190,12 @@ extension App {
     static func handleKey(_ s: inout AppState, _ key: Key) -> [Command] {
         if case let .mouse(m) = key { return handleMouse(&s, m) }
         if let modal = s.topModal { return handleModalKey(&s, modal, key) }
+        if let busy = s.busy, key == .escape || key == .ctrl("c") {
+            // Esc or Ctrl-C stops long work; the screen stays as it was before it started.
+            s.busy = nil
+            setStatus(&s, "Cancelled: \(busy)", .warning)
+            return [.cancelWork]
+        }
         if key == .ctrl("c") { return run(&s, .forceQuit) }
         if layout(s).tooSmall {
             if key == .char("q") { return run(&s, .quit) }

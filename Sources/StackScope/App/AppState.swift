@@ -332,6 +332,8 @@ public struct SaveLogEntry: Sendable, Hashable {
         case refresh
         /// Something the browser did to the store or its contexts (a merge result, a reset).
         case event
+        /// Another process (or another coordinator) committed to the store file.
+        case remote
     }
     public var date: Date
     public var contextName: String

@@ -121,10 +121,12 @@ public enum EditCommand: Sendable, Hashable {
     case switchContext(String)
     case newContext(ContextInfo.Kind)
     case mergePolicy(String)
-    /// Resolve a conflict: refresh the object, keeping or dropping the context's changes.
-    case refreshObject(ManagedObjectID, keepChanges: Bool)
+    /// Resolve a conflict: refresh the objects from the store, keeping or dropping the context's changes.
+    case refreshObjects([ManagedObjectID], keepChanges: Bool)
     case previewReset
     case reset
     case corrupt
     case reseed
+    /// Show the store's persistent history (the last transactions, newest last).
+    case history
 }

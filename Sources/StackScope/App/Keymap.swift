@@ -235,6 +235,7 @@ public enum CommandLine {
         Entry(name: "reset", usage: "reset", help: "delete the store and start again empty (asks first)"),
         Entry(name: "corrupt", usage: "corrupt", help: "demo store: damage the file and watch the manager quarantine it"),
         Entry(name: "reseed", usage: "reseed", help: "demo store: fill it with the demo library again"),
+        Entry(name: "history", usage: "history", help: "the store's persistent history: transactions, who made them, what changed"),
         Entry(name: "q", usage: "q", help: "quit"),
     ]
 

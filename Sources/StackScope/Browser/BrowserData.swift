@@ -207,27 +207,45 @@ final class BrowserData {
         }
     }
 
-    /// The first display row at or after `start` (before, going back) whose cells contain `term`,
-    /// wrapping around once.
-    func search(_ term: String, from start: Int, forward: Bool) -> Int? {
+    /// How far a search got in one step.
+    enum SearchStep {
+        case found(Int)
+        case notFound
+        /// Not found yet: go on from `next` with `scanned` rows looked at.
+        case more(next: Int, scanned: Int)
+    }
+
+    /// Looks at up to `budget` rows from `start` (forward or back, wrapping around once over the
+    /// `scanned` rows already looked at) for one whose cells contain `term`.
+    func searchStep(_ term: String, from start: Int, forward: Bool, scanned: Int, budget: Int) -> SearchStep {
         let n = rowCount
-        guard n > 0 else { return nil }
+        guard n > 0 else { return .notFound }
         let needle = term.lowercased()
-        let chunk = 256
-        var scanned = 0
+        let chunk = max(1, min(256, budget))
+        var scanned = scanned
         var i = ((start % n) + n) % n
+        var looked = 0
         while scanned < n {
+            if looked >= budget { return .more(next: i, scanned: scanned) }
             let len = min(chunk, n - scanned)
             let indices: [Int] = (0..<len).map { k in ((forward ? i + k : i - k) % n + n) % n }
             let lo = indices.min() ?? 0, hi = (indices.max() ?? 0) + 1
             let rows = rows(lo..<hi)
             for idx in indices {
                 guard idx - lo < rows.count, case let .object(_, cells) = rows[idx - lo] else { continue }
-                if cells.contains(where: { $0.lowercased().contains(needle) }) { return idx }
+                if cells.contains(where: { $0.lowercased().contains(needle) }) { return .found(idx) }
             }
             scanned += len
+            looked += len
             i = forward ? i + len : i - len
         }
+        return .notFound
+    }
+
+    /// The first display row at or after `start` (before, going back) whose cells contain `term`,
+    /// wrapping around once; in one go (the program searches in steps instead).
+    func search(_ term: String, from start: Int, forward: Bool) -> Int? {
+        if case let .found(i) = searchStep(term, from: start, forward: forward, scanned: 0, budget: Int.max) { return i }
         return nil
     }
 

@@ -71,7 +71,12 @@ extension BrowserProgram {
             let o = try ctx.existingObject(with: id)
             guard let a = o.entity.attribute(named: key) else { throw CoreStackError.unknownKey(entity: o.entity.name, key: key) }
             let value = try ValueParser.parse(text, for: a, isFilePath: isFilePath)
-            try o.validateValue(value, forKey: key)
+            do {
+                try o.validateValue(value, forKey: key)
+            } catch let CoreStackError.validation(_, _, _, reason) {
+                // The editor names the object already: the model's reason is enough.
+                throw BrowserError.invalidValue(key: key, type: a.type.xcodeName, text: text, reason: "the model says \(reason)")
+            }
             try change(ctx, "Edit \(key)") { try o.setAttributeValue(value, forKey: key) }
             dispatch(.editResult(error: nil))
 
@@ -163,9 +168,13 @@ extension BrowserProgram {
 
         case .previewSave, .previewDiscard:
             let ctx = data.context
-            let pendingAbove = currentScratch.map { $0.kind == .child } ?? true ? stackHasChanges() : false
-            guard ctx.hasChanges || edit == .previewSave && pendingAbove else { throw BrowserError.nothingTo(edit == .previewSave ? "save in \(currentContextName)" : "discard in \(currentContextName)") }
             let saving = edit == .previewSave
+            // Main and child contexts save through the stack: changes left above them (a save
+            // that failed at the root) are saved again from here.
+            let throughStack = (currentScratch?.kind ?? .main) == .main || currentScratch?.kind == .child
+            guard ctx.hasChanges || saving && throughStack && stackHasChanges() else {
+                throw BrowserError.nothingTo(saving ? "save in \(currentContextName)" : "discard in \(currentContextName)")
+            }
             var lines = Self.changeLines(ctx)
             if lines.isEmpty { lines = ["No changes here; the main and root contexts hold changes a save did not write yet."] }
             let target = currentScratch?.kind.saveTarget ?? ContextInfo.Kind.main.saveTarget
@@ -215,15 +224,14 @@ extension BrowserProgram {
             let whose = target === data.context ? currentContextName : "root (where \(currentContextName)'s saves meet the store)"
             dispatch(.message("Merge policy of \(whose): \(policy.name)", .info))
 
-        case let .refreshObject(id, keep):
+        case let .refreshObjects(ids, keep):
             let ctx = conflictContext ?? data.context
             try ctx.performAndWait {
-                let o = try ctx.existingObject(with: id)
-                ctx.refresh(o, mergeChanges: keep)
+                for id in ids { ctx.refresh(try ctx.existingObject(with: id), mergeChanges: keep) }
                 ctx.processPendingChanges()
             }
             reloadDetail()
-            dispatch(.message("Refreshed \(id.uriRepresentation().lastPathComponent) from the store, \(keep ? "keeping" : "dropping") local changes; :w saves again", .info))
+            dispatch(.message("Refreshed \(ids.count) object\(ids.count == 1 ? "" : "s") from the store, \(keep ? "keeping" : "dropping") local changes; :w saves again", .info))
 
         case .previewReset:
             let total = data.counts.filter { name, _ in session.model.entities.first { $0.name == name }?.superentity == nil }.values.reduce(0, +)
@@ -243,7 +251,31 @@ extension BrowserProgram {
             corruptDemoStore()
         case .reseed:
             reseed()
+        case .history:
+            dispatch(.showModal(.confirm(try historyReport())))
         }
+    }
+
+    /// The store's persistent history as a list: the last 200 transactions, each with when, who
+    /// (process, author, context) and what it changed.
+    private func historyReport() throws -> ConfirmState {
+        guard let store = session.coordinator.persistentStore as? SQLiteStore, try store.hasPersistentHistory() else {
+            throw BrowserError.nothingTo("show: this store keeps no persistent history (Core Data's ATRANSACTION tables)")
+        }
+        var request = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+        request.fetchLimit = 0
+        let all = try session.coordinator.execute(request).transactions
+        let shown = all.suffix(200)
+        var lines = ["\(all.count) transactions\(all.count > shown.count ? ", the last \(shown.count) shown" : ""); tracking \(store.tracksPersistentHistory ? "on" : "off") in this window", ""]
+        let style = Date.ISO8601FormatStyle(timeZone: .current)
+        for t in shown {
+            var counts: [PersistentHistoryChange.ChangeType: Int] = [:]
+            for c in t.changes { counts[c.changeType, default: 0] += 1 }
+            let who = [t.processID.map { "pid \($0)" }, t.bundleID, t.author.map { "author \($0)" }, t.contextName.map { "context \($0)" }]
+                .compactMap { $0 }.joined(separator: " · ")
+            lines.append("#\(t.transactionNumber)  \(t.timestamp.formatted(style))  +\(counts[.insert] ?? 0) ~\(counts[.update] ?? 0) −\(counts[.delete] ?? 0)  \(who)")
+        }
+        return ConfirmState(title: "Persistent history of \(session.storeURL?.lastPathComponent ?? "the store")", lines: lines, onYes: nil)
     }
 
     // MARK: Contexts
@@ -352,13 +384,11 @@ extension BrowserProgram {
             for c in conflicts { lines += c.description.split(separator: "\n").map(String.init) }
             lines += ["", "k: refresh keeping your changes (object trump by hand) · x: refresh dropping them",
                       ":mergepolicy objecttrump|storetrump|overwrite|rollback, then :w, saves again under that policy"]
-            var choices: [ConfirmChoice] = []
-            if let first = conflicts.first {
-                choices = [
-                    ConfirmChoice(key: .char("k"), label: "keep mine", action: .perform(.edit(.refreshObject(first.objectID, keepChanges: true)))),
-                    ConfirmChoice(key: .char("x"), label: "drop mine", action: .perform(.edit(.refreshObject(first.objectID, keepChanges: false)))),
-                ]
-            }
+            let ids = conflicts.map(\.sourceObjectID)
+            let choices = [
+                ConfirmChoice(key: .char("k"), label: "keep mine", action: .perform(.edit(.refreshObjects(ids, keepChanges: true)))),
+                ConfirmChoice(key: .char("x"), label: "drop mine", action: .perform(.edit(.refreshObjects(ids, keepChanges: false)))),
+            ]
             MainMailbox(self).post(.saveLogged(SaveLogEntry(
                 date: clock(), contextName: who, origin: .event, inserted: [], updated: [], deleted: [],
                 note: "conflict: \(conflicts.count) objects, policy error, nothing saved")))
@@ -490,7 +520,7 @@ extension EditCommand {
     /// Whether the command changes a context or the store (refused on a read-only store).
     var writes: Bool {
         switch self {
-        case .switchContext, .newContext, .mergePolicy, .previewDiscard, .discard: false
+        case .switchContext, .newContext, .mergePolicy, .previewDiscard, .discard, .history: false
         default: true
         }
     }

@@ -114,6 +114,7 @@ extension BrowserProgram {
         currentContextName = "main"
         conflictContext = nil
         data = BrowserData(session: session) { [weak self] action in self?.dispatch(action) }
+        observeRemoteChanges()
         dispatch(.storeReplaced(note: note))
         loadAndOpen(nil)
     }

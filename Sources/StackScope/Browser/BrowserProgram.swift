@@ -19,15 +19,21 @@ public final class BrowserProgram {
     var scratch: ScratchContexts
     /// The context in use: "main" or a scratch context's name.
     var currentContextName = "main"
+    /// Bumped when the user cancels long work: jobs started before it drop their results.
+    var workEpoch = 0
+    /// How many rows a search looks at per turn of the main queue (between them keys are read).
+    public var searchStepRows = 4_096
     /// The context whose save last met a merge conflict (the conflict report's choices refresh it).
     var conflictContext: ManagedObjectContext?
     private var queue: [Action] = []
+    /// Actions the commands of the action being handled produced: they go before the keys still
+    /// queued, so a key typed right after `e` reaches the editor `e` opened.
+    private var produced: [Action] = []
     private var processing = false
-    /// Where in ``queue`` the actions that the action being processed gives rise to go: before the
-    /// keys read with it, so that a key opening an editor or a preview has it open for the next key.
-    private var followUps = 0
     private var dirty = true
     private var saveObserver: (any NSObjectProtocol)?
+    /// Other processes' commits to the store file (renewed when the store is replaced).
+    var remoteObservation: RemoteChangeObservation?
     private var ticker: (any DispatchSourceTimer)?
     /// Jobs scheduled on the main queue and not finished (for ``isIdle``).
     private var pendingJobs = 0
@@ -73,6 +79,7 @@ public final class BrowserProgram {
     /// the first screen. Call on the main queue.
     public func start(openEntity: String? = nil) {
         observeSaves()
+        observeRemoteChanges()
         let mailbox = MainMailbox(self)
         session.logSink.attach { message in mailbox.post(.message(message, .error)) }
         loadAndOpen(openEntity)
@@ -113,30 +120,27 @@ public final class BrowserProgram {
 
     /// Feeds several actions in (keys read in one go) and renders once after the last.
     public func dispatch(_ actions: [Action]) {
-        guard !processing else {
-            enqueue(actions)
+        if processing {
+            produced.append(contentsOf: actions)
             return
         }
         queue.append(contentsOf: actions)
         processing = true
         while !queue.isEmpty {
             let a = queue.removeFirst()
-            followUps = 0
             let commands = App.update(&state, a)
             dirty = true
             for c in commands { run(c) }
+            if !produced.isEmpty {
+                queue.insert(contentsOf: produced, at: 0)
+                produced.removeAll()
+            }
             // After each action, not only after the batch: a q read with the edit before it must
             // see that edit's pending changes.
             notePendingChanges()
         }
         processing = false
         flush()
-    }
-
-    /// Queues what the action being processed gives rise to, ahead of the actions read with it.
-    private func enqueue(_ actions: [Action]) {
-        queue.insert(contentsOf: actions, at: followUps)
-        followUps += actions.count
     }
 
     /// Keeps the status bar's pending counts and the contexts' list in step with the contexts.
@@ -183,7 +187,10 @@ public final class BrowserProgram {
     func run(_ command: Command) {
         switch command {
         case let .openTable(source, sort, sectioned, filter, keep):
+            let epoch = workEpoch
             later { [self] in
+                // Cancelled (Esc) before it started: the table stays as it was.
+                guard epoch == workEpoch else { return }
                 do {
                     let opened = try data.openTable(source, sort: sort, sectioned: sectioned, filter: filter, keepSelection: keep)
                     dispatch(.tableOpened(opened))
@@ -193,20 +200,20 @@ public final class BrowserProgram {
             }
         case let .loadWindow(generation, range):
             let rows = data.rows(range)
-            enqueue([.windowLoaded(generation: generation, range: range, rows: rows, changed: data.changedColumns(rows))])
+            produced.append(.windowLoaded(generation: generation, range: range, rows: rows, changed: data.changedColumns(rows)))
         case let .loadDetail(id):
             data.selectedID = id
             guard let id else {
-                enqueue([.detailLoaded(nil, error: nil)])
+                produced.append(.detailLoaded(nil, error: nil))
                 return
             }
             do {
-                enqueue([.detailLoaded(try data.detail(for: id), error: nil)])
+                produced.append(.detailLoaded(try data.detail(for: id), error: nil))
             } catch {
-                enqueue([.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error))])
+                produced.append(.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error)))
             }
         case let .search(term, from, forward):
-            later { [self] in dispatch(.searchFound(index: data.search(term, from: from, forward: forward), term: term)) }
+            searchStep(term, from: from, forward: forward, scanned: 0, epoch: workEpoch)
         case .refresh:
             later { [self] in
                 if let change = session.storeFileChange() {
@@ -266,6 +273,25 @@ public final class BrowserProgram {
             quitHandler()
         case let .edit(edit):
             runEdit(edit)
+        case .cancelWork:
+            workEpoch += 1
+        case let .mergeRemote(change):
+            mergeRemote(change)
+        }
+    }
+
+    /// Searches a few thousand rows per turn of the main queue, so keys (Esc) are read between
+    /// steps and the status bar shows how far it got.
+    private func searchStep(_ term: String, from: Int, forward: Bool, scanned: Int, epoch: Int) {
+        later { [self] in
+            guard epoch == workEpoch else { return }
+            switch data.searchStep(term, from: from, forward: forward, scanned: scanned, budget: searchStepRows) {
+            case let .found(i): dispatch(.searchFound(index: i, term: term))
+            case .notFound: dispatch(.searchFound(index: nil, term: term))
+            case let .more(next, scannedNow):
+                dispatch(.progress("Searching “\(term)”: \(scannedNow.formatted()) of \(data.rowCount.formatted()) rows"))
+                searchStep(term, from: next, forward: forward, scanned: scannedNow, epoch: epoch)
+            }
         }
     }
 
@@ -284,6 +310,25 @@ public final class BrowserProgram {
         t.setEventHandler { job.run() }
         ticker = t
         t.resume()
+    }
+
+    /// Other processes' commits (and other coordinators' in this process) as the coordinator
+    /// notices them.
+    func observeRemoteChanges() {
+        let mailbox = MainMailbox(self)
+        remoteObservation = session.coordinator.addRemoteChangeObserver(queue: .main) { change in
+            mailbox.post(.remoteChanged(change))
+        }
+    }
+
+    /// Brings the stack up to date with another process's commit: the transactions merged into the
+    /// root and main contexts (tables, counts and the detail follow), or without history a re-read.
+    private func mergeRemote(_ change: RemoteStoreChange) {
+        guard !change.transactions.isEmpty else {
+            run(.refresh)
+            return
+        }
+        for t in change.transactions { session.mergeIntoStack(t.objectIDs) }
     }
 
     /// Every did-save in the process on this store, from any context (root, main, children, batch

@@ -137,7 +137,15 @@ public final class BrowserSession: @unchecked Sendable {
         let writable = !readOnly && writableFile && !ownModel
         let store: any PersistentStore
         if files is SQLiteStoreFiles {
-            store = try SQLiteStore(url: url, model: model, readOnly: !writable)
+            // Other processes' saves are noticed (PRAGMA data_version, polled). History is recorded
+            // only in a store that keeps it already: the browser adds no tables to a user's store.
+            var options = PersistentStoreOptions(remoteChangeNotifications: true)
+            var opened = try SQLiteStore(url: url, model: model, readOnly: !writable, options: options)
+            if writable, (try? opened.hasPersistentHistory()) == true {
+                options.persistentHistoryTracking = true
+                opened = try SQLiteStore(url: url, model: model, readOnly: false, options: options)
+            }
+            store = opened
         } else {
             store = try files.openReadOnly(at: url, model: model)
         }
@@ -169,9 +177,11 @@ public final class BrowserSession: @unchecked Sendable {
     ) throws -> BrowserSession {
         let sink = LogSink()
         let model = try DemoLibrary.model()
-        let config = PersistentStoreManager.Configuration(
+        var config = PersistentStoreManager.Configuration(
             model: model, applicationName: "stackscope", storeURL: storeURL, environment: environment,
             savesOnTermination: false, log: { sink.log($0) })
+        // The demo store keeps persistent history, so a second stackscope on it sees who saved what.
+        config.storeOptions = PersistentStoreOptions(persistentHistoryTracking: true, remoteChangeNotifications: true)
         let manager = try PersistentStoreManager(configuration: config)
         let context = manager.managedObjectContext
         let empty = try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Book")) == 0 }

@@ -2,23 +2,94 @@ import CoreStack
 import Foundation
 
 /// Which objects `stackscope dump` lists, and in what order.
+///
+/// Everything here runs in the store's SQL: the predicate, the order, the offset and the limit.
+///
+/// ```swift
+/// let query = DumpQuery(entityName: "Book", sort: try DumpSort.parse("title,-pages"), limit: 10, offset: 20)
+/// ```
 public struct DumpQuery: Sendable, Equatable {
     /// The entity listed (objects of its sub-entities included).
     public var entityName: String
-    /// An attribute to sort by, ascending; ties and the default order go by primary key.
-    public var sortKey: String?
+    /// The attributes to sort by, in order; ties and the default order go by primary key.
+    public var sort: [DumpSort]
     /// At most this many objects (nil: all).
     public var limit: Int?
+    /// Skip this many objects first (nil: none).
+    public var offset: Int?
     /// A filter the store applies before sorting and limiting (nil: every object). The command line
     /// fills it from `--predicate`; the rest of the dump does not change.
     public var predicate: CoreStack.Predicate?
 
+    /// One attribute to sort by, ascending (nil: by primary key).
+    public var sortKey: String? {
+        get { sort.first?.key }
+        set { sort = newValue.map { [DumpSort(key: $0)] } ?? [] }
+    }
+
     public init(entityName: String, sortKey: String? = nil, limit: Int? = nil, predicate: CoreStack.Predicate? = nil) {
         self.entityName = entityName
-        self.sortKey = sortKey
+        self.sort = sortKey.map { [DumpSort(key: $0)] } ?? []
         self.limit = limit
         self.predicate = predicate
     }
+
+    public init(entityName: String, sort: [DumpSort], limit: Int? = nil, offset: Int? = nil, predicate: CoreStack.Predicate? = nil) {
+        self.entityName = entityName
+        self.sort = sort
+        self.limit = limit
+        self.offset = offset
+        self.predicate = predicate
+    }
+}
+
+/// One key of a dump's order.
+///
+/// ```swift
+/// try DumpSort.parse("title")            // [title ascending]
+/// try DumpSort.parse("-pages,title")     // [pages descending, title ascending]
+/// try DumpSort.parse("pages:desc")       // [pages descending]
+/// ```
+public struct DumpSort: Sendable, Equatable, CustomStringConvertible {
+    /// The attribute.
+    public var key: String
+    /// Ascending (the default) or descending.
+    public var ascending: Bool
+
+    public init(key: String, ascending: Bool = true) {
+        self.key = key
+        self.ascending = ascending
+    }
+
+    /// The keys of a `--sort` value: comma-separated, each `key`, `-key` (descending),
+    /// `key:asc` or `key:desc`.
+    /// - Throws: ``StackScopeError/invalidOption(name:reason:)`` for an empty key or another suffix.
+    public static func parse(_ spec: String) throws -> [DumpSort] {
+        try spec.split(separator: ",", omittingEmptySubsequences: false).map { part in
+            var text = part.trimmingCharacters(in: .whitespaces)
+            var ascending = true
+            if text.hasPrefix("-") {
+                ascending = false
+                text.removeFirst()
+            } else if let colon = text.lastIndex(of: ":") {
+                let direction = text[text.index(after: colon)...].lowercased()
+                switch direction {
+                case "asc", "ascending": ascending = true
+                case "desc", "descending": ascending = false
+                default:
+                    throw StackScopeError.invalidOption(
+                        name: "--sort", reason: "\"\(part)\": the direction after ':' must be asc or desc")
+                }
+                text = String(text[..<colon])
+            }
+            guard !text.isEmpty else {
+                throw StackScopeError.invalidOption(name: "--sort", reason: "\"\(spec)\" has an empty key")
+            }
+            return DumpSort(key: text, ascending: ascending)
+        }
+    }
+
+    public var description: String { ascending ? key : "\(key) descending" }
 }
 
 /// One object as `stackscope dump` shows it.
@@ -47,7 +118,17 @@ public struct DumpedObject: Sendable, Equatable {
     }
 }
 
-/// `stackscope dump STORE [--model MODEL] --entity NAME [--sort KEY] [--limit N] [--json]`.
+/// `stackscope dump STORE [--model MODEL] --entity NAME [--sort KEYS] [--offset N] [--limit N] [--json]`.
+///
+/// The predicate, order, offset and limit go into the store's SQL and objects are written as
+/// they are read: the first lines of a sorted, limited dump of a million rows come from an index
+/// in milliseconds, and a whole dump's memory does not grow with the number of rows.
+///
+/// ```swift
+/// try DumpCommand.write(storePath: "library.sqlite", modelPath: nil,
+///                       query: DumpQuery(entityName: "Book", sort: [DumpSort(key: "title")], limit: 10),
+///                       json: false) { print($0, terminator: "") }
+/// ```
 public enum DumpCommand {
     /// The objects a query selects from a store, opened read-only.
     public static func dump(
@@ -60,48 +141,65 @@ public enum DumpCommand {
 
     /// The objects a query selects in an open session.
     public static func dump(session: StoreSession, query: DumpQuery) throws -> [DumpedObject] {
+        var out: [DumpedObject] = []
+        try forEachObject(session: session, query: query) { out.append($0) }
+        return out
+    }
+
+    /// Hands each object a query selects to `body` as the store reads it.
+    ///
+    /// ```swift
+    /// try DumpCommand.forEachObject(session: session, query: DumpQuery(entityName: "Book")) { print($0.objectID) }
+    /// ```
+    public static func forEachObject(session: StoreSession, query: DumpQuery, _ body: (DumpedObject) throws -> Void) throws {
+        let request = try fetchRequest(session: session, query: query)
+        let context = session.context
+        try context.performAndWait {
+            try context.streamRows(request) { row in try body(describe(row)) }
+        }
+    }
+
+    /// The fetch request of a query, checked: every sort key a stored attribute, a positive limit,
+    /// an offset of zero or more.
+    static func fetchRequest(session: StoreSession, query: DumpQuery) throws -> FetchRequest<ManagedObject> {
         let entity = try session.entity(named: query.entityName)
-        if let key = query.sortKey, entity.attribute(named: key) == nil {
-            throw StackScopeError.unknownSortKey(
-                key: key, entity: entity.name, available: entity.allAttributes.filter { !$0.isTransient }.map(\.name))
+        for sort in query.sort {
+            guard let a = entity.attribute(named: sort.key), !a.isTransient else {
+                throw StackScopeError.unknownSortKey(
+                    key: sort.key, entity: entity.name, available: entity.allAttributes.filter { !$0.isTransient }.map(\.name))
+            }
         }
         if let limit = query.limit, limit < 1 {
             throw StackScopeError.invalidOption(name: "--limit", reason: "\(limit) is not a positive number")
         }
-        let context = session.context
-        return try context.performAndWait {
-            var request = FetchRequest<ManagedObject>(entityName: entity.name, predicate: query.predicate)
-            request.returnsObjectsAsFaults = false
-            var objects = try context.fetch(request)
-            // Sorted here rather than by the store, so the order is the same whatever the store:
-            // by the sort key (nil first), then by primary key.
-            let keys: [AttributeValue] = try objects.map { o in
-                guard let key = query.sortKey else { return .null }
-                return try o.attributeValue(forKey: key)
-            }
-            let order = objects.indices.sorted { a, b in
-                if query.sortKey != nil, let r = keys[a].compare(to: keys[b]), r != .orderedSame {
-                    return r == .orderedAscending
-                }
-                return (objects[a].objectID.primaryKey ?? 0, objects[a].objectID.entity.entityNumber)
-                    < (objects[b].objectID.primaryKey ?? 0, objects[b].objectID.entity.entityNumber)
-            }
-            objects = order.map { objects[$0] }
-            if let limit = query.limit { objects = Array(objects.prefix(limit)) }
-            return try objects.map(describe)
+        if let offset = query.offset, offset < 0 {
+            throw StackScopeError.invalidOption(name: "--offset", reason: "\(offset) is negative")
         }
+        // Ties, and the whole order without keys, go by primary key (the store adds Z_PK last).
+        var request = FetchRequest<ManagedObject>(
+            entityName: entity.name, predicate: query.predicate,
+            sortDescriptors: query.sort.map { SortDescriptor($0.key, ascending: $0.ascending) })
+        request.fetchLimit = query.limit ?? 0
+        request.fetchOffset = query.offset ?? 0
+        return request
     }
 
-    private static func describe(_ o: ManagedObject) throws -> DumpedObject {
-        let attributes = try o.entity.allAttributes.filter { !$0.isTransient }.map { a in
-            (name: a.name, value: try o.attributeValue(forKey: a.name))
+    private static func describe(_ row: FetchedRow) -> DumpedObject {
+        let entity = row.entity
+        var attributes: [(name: String, value: AttributeValue)] = []
+        for (slot, a) in entity.allAttributes.enumerated() where !a.isTransient {
+            attributes.append((a.name, slot < row.snapshot.values.count ? row.snapshot.values[slot] : .null))
         }
-        let relationships = try o.entity.allRelationships.filter { !$0.isTransient }.map { r -> (name: String, target: DumpedObject.Target) in
-            let ids = try o.objectIDs(forRelationshipNamed: r.name)
-            if !r.isToMany { return (r.name, .toOne(ids.first)) }
-            return (r.name, .toMany(r.isOrdered ? ids : ids.sorted()))
+        var relationships: [(name: String, target: DumpedObject.Target)] = []
+        for (slot, r) in entity.allRelationships.enumerated() where !r.isTransient {
+            if !r.isToMany {
+                relationships.append((r.name, .toOne(slot < row.snapshot.toOne.count ? row.snapshot.toOne[slot] : nil)))
+            } else {
+                let ids = row.toMany[slot] ?? []
+                relationships.append((r.name, .toMany(r.isOrdered ? ids : ids.sorted())))
+            }
         }
-        return DumpedObject(objectID: o.objectID, attributes: attributes, relationships: relationships)
+        return DumpedObject(objectID: row.objectID, attributes: attributes, relationships: relationships)
     }
 
     /// The command's output: JSON or text, ending with a newline.
@@ -109,8 +207,34 @@ public enum DumpCommand {
         storePath: String, modelPath: String?, query: DumpQuery, json: Bool,
         files: any StoreFileAccess = StoreFiles.standard
     ) throws -> String {
-        let objects = try dump(storePath: storePath, modelPath: modelPath, query: query, files: files)
-        return (json ? renderJSON(objects) : renderText(objects, query: query)) + "\n"
+        var out = ""
+        try write(storePath: storePath, modelPath: modelPath, query: query, json: json, files: files) { out += $0 }
+        return out
+    }
+
+    /// Writes the command's output (the same text as ``run(storePath:modelPath:query:json:files:)``)
+    /// piece by piece as the store reads the objects: one object's text at a time, then the end.
+    public static func write(
+        storePath: String, modelPath: String?, query: DumpQuery, json: Bool,
+        files: any StoreFileAccess = StoreFiles.standard, to output: (String) throws -> Void
+    ) throws {
+        let session = try StoreSession.open(storePath: storePath, modelPath: modelPath, files: files)
+        let dates = ISO8601DateFormatter()
+        dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var count = 0
+        try forEachObject(session: session, query: query) { o in
+            if json {
+                try output((count == 0 ? "[\n  " : ",\n  ") + jsonValue(o, dates: dates).rendered(indent: 1))
+            } else {
+                try output(textLines(o, dates: dates).joined(separator: "\n") + "\n\n")
+            }
+            count += 1
+        }
+        if json {
+            try output(count == 0 ? "[]\n" : "\n]\n")
+        } else {
+            try output(footer(count: count, query: query) + "\n")
+        }
     }
 
     // MARK: JSON
@@ -118,25 +242,25 @@ public enum DumpCommand {
     public static func renderJSON(_ objects: [DumpedObject]) -> String {
         let dates = ISO8601DateFormatter()
         dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return JSONValue.array(
-            objects.map { o in
-                .object([
-                    ("objectID", .string(o.objectID.uriRepresentation().absoluteString)),
-                    ("entity", .string(o.entityName)),
-                    ("attributes", .object(o.attributes.map { ($0.name, json($0.value, dates: dates)) })),
-                    (
-                        "relationships",
-                        .object(
-                            o.relationships.map { r in
-                                switch r.target {
-                                case let .toOne(id): (r.name, id.map { .string($0.uriRepresentation().absoluteString) } ?? .null)
-                                case let .toMany(ids): (r.name, .array(ids.map { .string($0.uriRepresentation().absoluteString) }))
-                                }
-                            })
-                    ),
-                ])
-            }
-        ).rendered()
+        return JSONValue.array(objects.map { jsonValue($0, dates: dates) }).rendered()
+    }
+
+    static func jsonValue(_ o: DumpedObject, dates: ISO8601DateFormatter) -> JSONValue {
+        .object([
+            ("objectID", .string(o.objectID.uriRepresentation().absoluteString)),
+            ("entity", .string(o.entityName)),
+            ("attributes", .object(o.attributes.map { ($0.name, json($0.value, dates: dates)) })),
+            (
+                "relationships",
+                .object(
+                    o.relationships.map { r in
+                        switch r.target {
+                        case let .toOne(id): (r.name, id.map { .string($0.uriRepresentation().absoluteString) } ?? .null)
+                        case let .toMany(ids): (r.name, .array(ids.map { .string($0.uriRepresentation().absoluteString) }))
+                        }
+                    })
+            ),
+        ])
     }
 
     /// An attribute value as JSON: dates in ISO 8601, binary data in base64, UUIDs and URIs as
@@ -163,30 +287,42 @@ public enum DumpCommand {
         dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var lines: [String] = []
         for o in objects {
-            lines.append("\(o.entityName) \(shortName(o.objectID))  \(o.objectID.uriRepresentation().absoluteString)")
-            let width = (o.attributes.map(\.name) + o.relationships.map(\.name)).map(\.count).max() ?? 0
-            func pad(_ name: String) -> String { name + String(repeating: " ", count: width - name.count) }
-            for a in o.attributes {
-                lines.append("  \(pad(a.name))  \(text(a.value, dates: dates))")
-            }
-            for r in o.relationships {
-                let shown: String
-                switch r.target {
-                case let .toOne(id): shown = id.map { "→ \($0.entity.name) \(shortName($0))" } ?? "→ nil"
-                case let .toMany(ids):
-                    let names = ids.prefix(8).map { "\($0.entity.name) \(shortName($0))" }
-                    let more = ids.count > 8 ? ", … (\(ids.count) in all)" : ""
-                    shown = ids.isEmpty ? "→ []" : "→ [" + names.joined(separator: ", ") + more + "]"
-                }
-                lines.append("  \(pad(r.name))  \(shown)")
-            }
+            lines += textLines(o, dates: dates)
             lines.append("")
         }
-        var footer = "\(objects.count) object\(objects.count == 1 ? "" : "s") of \(query.entityName)"
-        footer += query.sortKey.map { ", sorted by \($0)" } ?? ", by primary key"
-        if let limit = query.limit { footer += ", limit \(limit)" }
-        lines.append(footer)
+        lines.append(footer(count: objects.count, query: query))
         return lines.joined(separator: "\n")
+    }
+
+    /// One object's lines of text.
+    static func textLines(_ o: DumpedObject, dates: ISO8601DateFormatter) -> [String] {
+        var lines = ["\(o.entityName) \(shortName(o.objectID))  \(o.objectID.uriRepresentation().absoluteString)"]
+        let width = (o.attributes.map(\.name) + o.relationships.map(\.name)).map(\.count).max() ?? 0
+        func pad(_ name: String) -> String { name + String(repeating: " ", count: width - name.count) }
+        for a in o.attributes {
+            lines.append("  \(pad(a.name))  \(text(a.value, dates: dates))")
+        }
+        for r in o.relationships {
+            let shown: String
+            switch r.target {
+            case let .toOne(id): shown = id.map { "→ \($0.entity.name) \(shortName($0))" } ?? "→ nil"
+            case let .toMany(ids):
+                let names = ids.prefix(8).map { "\($0.entity.name) \(shortName($0))" }
+                let more = ids.count > 8 ? ", … (\(ids.count) in all)" : ""
+                shown = ids.isEmpty ? "→ []" : "→ [" + names.joined(separator: ", ") + more + "]"
+            }
+            lines.append("  \(pad(r.name))  \(shown)")
+        }
+        return lines
+    }
+
+    /// The last line of the text output: how many objects, in what order, which window.
+    static func footer(count: Int, query: DumpQuery) -> String {
+        var footer = "\(count) object\(count == 1 ? "" : "s") of \(query.entityName)"
+        footer += query.sort.isEmpty ? ", by primary key" : ", sorted by " + query.sort.map(\.description).joined(separator: ", ")
+        if let offset = query.offset, offset > 0 { footer += ", offset \(offset)" }
+        if let limit = query.limit { footer += ", limit \(limit)" }
+        return footer
     }
 
     /// `p12` for a permanent ID.

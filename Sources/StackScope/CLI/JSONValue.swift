@@ -27,6 +27,14 @@ public indirect enum JSONValue: Equatable, Sendable {
         return out
     }
 
+    /// The value pretty-printed as if nested `indent` levels deep (its first line not indented):
+    /// for writing the members of a long array one at a time.
+    func rendered(indent: Int) -> String {
+        var out = ""
+        write(into: &out, indent: indent)
+        return out
+    }
+
     private func write(into out: inout String, indent: Int) {
         switch self {
         case .null: out += "null"

@@ -43,6 +43,8 @@ public final class HeadlessBackend: TerminalBackend {
     public private(set) var frame: Frame
     /// How many frames were drawn.
     public private(set) var drawCount = 0
+    /// Called with each frame drawn (a test watching what showed between two keys).
+    public var onDraw: ((Frame) -> Void)?
 
     public init(size: Size) {
         self.size = size
@@ -52,6 +54,7 @@ public final class HeadlessBackend: TerminalBackend {
     public func draw(_ frame: Frame) {
         self.frame = frame
         drawCount += 1
+        onDraw?(frame)
     }
 
     public func invalidate() {}

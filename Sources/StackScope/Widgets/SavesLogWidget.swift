@@ -20,7 +20,7 @@ extension App {
         let inner = r.inset(1)
         let vis = s.saves.visibleIndices
         if vis.isEmpty {
-            b.put("No saves yet. Saves of every context of the stack appear here; R re-reads the store for other processes' saves.", x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .dim)
+            b.put("No saves yet. Saves of every context of the stack appear here, and other processes' saves marked ⇄.", x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .dim)
             return
         }
         var y = inner.y
@@ -38,8 +38,10 @@ extension App {
                 if let note = e.note { line += "  " + note }
             }
             let expanded = s.saves.expanded.contains(s.saves.dropped + idx)
-            let marker = expanded ? "▾ " : "▸ "
-            let style = selected ? selectionStyle(s, .saves) : (e.origin == .refresh ? Style(fg: .magenta) : .plain)
+            let marker = (expanded ? "▾" : "▸") + (e.origin == .remote ? "⇄" : " ")
+            let style = selected
+                ? selectionStyle(s, .saves)
+                : e.origin == .refresh || e.origin == .remote ? Style(fg: .magenta) : e.origin == .event ? Style(fg: .yellow) : .plain
             if selected { b.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
             b.put(marker + line, x: inner.x, y: y, maxWidth: inner.width, style: style)
             y += 1

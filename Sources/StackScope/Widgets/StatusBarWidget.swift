@@ -9,7 +9,7 @@ extension App {
         var left = ""
         var style = Style(reverse: true)
         if let busy = s.busy {
-            left = " \(spinner[s.spinnerPhase % spinner.count]) \(busy)… (Esc cancels waiting)"
+            left = " \(spinner[s.spinnerPhase % spinner.count]) \(busy)… (Esc cancels)"
         } else if let m = s.status.message {
             left = " " + m
             switch s.status.level {

@@ -429,7 +429,7 @@ extension BrowserEditingTests {
 
 extension BrowserEditingTests {
     @Test("keys read in one go (typed ahead, pasted) reach the editor and the preview that the keys before them opened")
-    func typeAhead() throws {
+    func typeAheadThroughSave() throws {
         let (h, url) = try Self.fileHarness()
         let id = try #require(h.state.table.selectedID)
         // As the runner hands them over when the terminal delivers them together: one dispatch.
@@ -524,5 +524,57 @@ extension BrowserEditingTests {
         h.waitUntilIdle()
         let entries = h.state.saves.entries.filter { $0.contextName == "scratch-2" }
         #expect(entries.map { $0.note == nil ? "did-save" : "note" } == ["did-save", "note"])
+    }
+}
+
+extension BrowserEditingTests {
+    @Test("keys read in one go after e reach the editor e opened (typing ahead of the screen)")
+    func typeAhead() throws {
+        let (h, _) = try Self.fileHarness()
+        h.press("l l")
+        h.onMain { h.program.dispatch([.key(.char("e")), .key(.ctrl("u")), .key(.char("0")), .key(.enter)]) }
+        h.waitUntilIdle()
+        guard case let .editor(e)? = h.state.topModal else {
+            Issue.record("the editor is not open")
+            return
+        }
+        #expect(e.line.text == "0")
+        #expect(e.error?.contains("below the minimum 1") == true)
+    }
+}
+
+extension BrowserEditingTests {
+    /// Sibling 1 changes title and pages and saves; sibling 2 changes the title and saves under
+    /// `policy`: the winners per property, on screen and on disk.
+    @Test("a sibling conflict under each policy: the winning value per property", arguments: [
+        ("objecttrump", "Right", "111"), ("storetrump", "Left", "111"), ("overwrite", "Right", "original"), ("rollback", "Left", "111"),
+    ])
+    func siblingPolicies(_ policy: String, _ title: String, _ pages: String) throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        let originalPages = try Self.onDisk(url, id, "pages")
+        command(h, "ctx new sibling")
+        h.press("e C-u")
+        h.type("Left")
+        h.press("Enter")
+        h.press("l l e C-u")
+        h.type("111")
+        h.press("Enter h h")
+        command(h, "ctx new sibling")
+        h.press("e C-u")
+        h.type("Right")
+        h.press("Enter")
+        command(h, "ctx scratch-1")
+        h.press("W y")
+        #expect(h.waitUntil { _ in (try? Self.onDisk(url, id, "title")) == .string("Left") })
+        command(h, "ctx scratch-2")
+        command(h, "mergepolicy \(policy)")
+        h.press("W y")
+        #expect(h.waitUntil { if case .confirm = $0.topModal { true } else { false } })
+        let report = h.screen
+        #expect(report.contains("title: cached"))
+        #expect(report.contains("store Left · context Right → \(title)"))
+        #expect(try Self.onDisk(url, id, "title") == .string(title))
+        #expect(try Self.onDisk(url, id, "pages") == (pages == "original" ? originalPages : .integer(111)))
     }
 }

@@ -153,3 +153,44 @@ struct BrowserLiveTests {
         #expect(h.waitUntil { $0.status.message?.contains("was replaced by another file while open") == true })
     }
 }
+
+@Suite("browser: other coordinators' and processes' commits", .serialized)
+struct BrowserRemoteChangeTests {
+    @Test("a commit from another coordinator on the demo store shows in the saves pane (marked ⇄, with its transaction) and in counts and table")
+    func remoteCommit() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let url = folder.appendingPathComponent("LocalData.sqlite")
+        let h = try BrowserHarness(session: try BrowserSession.demo(storeURL: url, size: 60), open: "Genre")
+        let genres = h.state.entities.counts["Genre"] ?? 0
+        let rows = h.state.table.objectCount
+        // Another coordinator on the same file, as another process would be.
+        let model = try DemoLibrary.model()
+        let other = PersistentStoreCoordinator(managedObjectModel: model)
+        try other.addPersistentStore(SQLiteStore(url: url, model: model, options: PersistentStoreOptions(persistentHistoryTracking: true)))
+        let writer = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: other, name: "importer")
+        writer.transactionAuthor = "batch-job"
+        try writer.performAndWait {
+            let g = try writer.insertObject(forEntityName: "Genre")
+            try g.setValue("Remote Genre", forKey: "name")
+            try writer.save()
+        }
+        #expect(h.waitUntil { $0.entities.counts["Genre"] == genres + 1 })
+        #expect(h.waitUntil { $0.table.objectCount == rows + 1 })
+        let entry = try #require(h.state.saves.entries.last { $0.origin == .remote })
+        #expect(entry.contextName.contains("batch-job"))
+        #expect(entry.inserted.count == 1)
+        #expect(entry.note?.contains("transaction") == true)
+        #expect(h.screen.contains("▸⇄"))
+        #expect(h.waitFor("Remote Genre"))
+        // :history lists the store's transactions, the other coordinator's with its author.
+        h.press(":")
+        h.type("history")
+        h.press("Enter")
+        guard case let .confirm(c)? = h.state.topModal else {
+            Issue.record("no history shown")
+            return
+        }
+        #expect(c.title.hasPrefix("Persistent history of LocalData.sqlite"))
+        #expect(c.lines.contains { $0.contains("+1 ~0 −0") && $0.contains("author batch-job") && $0.contains("context importer") })
+    }
+}

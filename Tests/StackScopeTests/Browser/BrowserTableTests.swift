@@ -211,3 +211,38 @@ struct BrowserTableTests {
         #expect(h.state.modals.isEmpty)
     }
 }
+
+@Suite("browser: long work shows progress and Esc cancels it")
+struct BrowserCancelTests {
+    @Test("a search runs in steps with a progress line; Esc stops it and keeps the selection")
+    func searchCancels() throws {
+        let h = try BrowserHarness.demo(open: "Chapter")
+        h.onMain { h.program.searchStepRows = 8 }
+        let rows = h.state.table.rowCount
+        #expect(rows > 16)
+        let selection = h.state.table.scroll.selection
+        h.press("/")
+        h.type("no such text anywhere")
+        // Enter and Esc in one turn of the main queue: the search's first step has not run yet.
+        h.onMain {
+            h.program.dispatch(.key(.enter))
+            h.program.dispatch(.key(.escape))
+        }
+        h.waitUntilIdle()
+        #expect(h.state.busy == nil)
+        #expect(h.state.status.message == "Cancelled: Searching “no such text anywhere”")
+        #expect(h.state.table.scroll.selection == selection)
+        // Every step draws a frame with how far it got.
+        final class Seen: @unchecked Sendable { var lines: [String] = [] }
+        let seen = Seen()
+        h.onMain { h.backend.onDraw = { frame in seen.lines += frame.buffer.lines().filter { $0.contains(" rows…") } } }
+        // Not cancelled, the same search runs to the end and says so.
+        h.press("/")
+        h.type("no such text anywhere")
+        h.press("Enter")
+        #expect(h.state.status.message == "No match for “no such text anywhere”")
+        let progress = h.onMain { seen.lines }
+        #expect(progress.contains { $0.contains("Searching “no such text anywhere”: 8 of \(rows) rows… (Esc cancels)") })
+        #expect(progress.contains { $0.contains(": 88 of \(rows) rows…") })
+    }
+}

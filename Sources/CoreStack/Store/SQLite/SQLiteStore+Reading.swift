@@ -68,6 +68,131 @@ extension SQLiteStore {
         return try StoreFileDecoder(path: path, table: "Z_PRIMARYKEY").integer(row, 0, column: "Z_MAX", row: "Z_ENT = \(number)")
     }
 
+    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
+        let expected = try expectedCount(request)
+        return try readStatement { db in try objectIDs(db, request, expected: expected) }
+    }
+
+    /// ``fetchObjectIDs(_:)`` inside a read or write already open.
+    func objectIDs(_ db: Database, _ request: StoreFetchRequest, expected: Int = 0) throws -> [ManagedObjectID] {
+        do {
+            let (sql, arguments) = try selectSQL(request, countOnly: false, columns: "t0.Z_PK, t0.Z_ENT")
+            let statement = try db.cachedStatement(sql: sql)
+            let token = StoreIdentifiers.token(for: identifier)
+            let table = try schema.mapping(for: request.entity).table
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(expected)
+            var lastNumber = -1
+            var lastEntity: EntityDescription?
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
+                    throw CoreStackError.storeCorrupted(path: path, reason: "\(table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
+                }
+                if Int(ent) != lastNumber {
+                    lastNumber = Int(ent)
+                    lastEntity = entityPlans[lastNumber]?.entity
+                }
+                // A row of an entity the model lacks is left out, as full fetches leave it out.
+                guard let entity = lastEntity else { return }
+                ids.append(ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk))
+            }
+            return ids
+        }
+    }
+
+    public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
+        let mapping = try schema.mapping(for: request.entity)
+        let entity = mapping.entity
+        var columns = ["t0.Z_PK", "t0.Z_ENT"]
+        var types: [AttributeType] = []
+        for slot in slots {
+            guard slot >= 0, slot < entity.allAttributes.count, let column = mapping.attributeColumns[slot] else {
+                throw CoreStackError.invalidFetchRequest("attribute slot \(slot) of \(entity.name) is not stored")
+            }
+            columns.append("t0.\(column)")
+            types.append(entity.attributeTypes[slot])
+        }
+        let expected = try expectedCount(request)
+        return try readStatement { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
+            let statement = try db.cachedStatement(sql: sql)
+            let token = StoreIdentifiers.token(for: identifier)
+            var out: [(objectID: ManagedObjectID, values: [AttributeValue])] = []
+            out.reserveCapacity(expected)
+            var lastNumber = -1
+            var lastEntity: EntityDescription?
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
+                    throw CoreStackError.storeCorrupted(path: path, reason: "\(mapping.table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
+                }
+                if Int(ent) != lastNumber {
+                    lastNumber = Int(ent)
+                    lastEntity = entityPlans[lastNumber]?.entity
+                }
+                guard let rowEntity = lastEntity else { return }
+                var values: [AttributeValue] = []
+                values.reserveCapacity(types.count)
+                for (i, type) in types.enumerated() { values.append(SQLiteRawBinding.column(h, Int32(i + 2), type: type)) }
+                out.append((ManagedObjectID(entity: rowEntity, storeToken: token, primaryKey: pk), values))
+            }
+            return out
+        }
+    }
+
+    public func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]] {
+        // To-one destinations need their entity's numbering: those fetches read rows.
+        if columns.contains(where: { if case .toOne = $0 { true } else { false } }) {
+            return try DictionaryColumn.rowsInMemory(self, request, columns: columns, groupBy: groupBy)
+        }
+        let mapping = try schema.mapping(for: request.entity)
+        let entity = mapping.entity
+        func column(_ slot: Int) throws -> String {
+            guard slot >= 0, slot < mapping.attributeColumns.count, let c = mapping.attributeColumns[slot] else {
+                throw CoreStackError.invalidFetchRequest("\(entity.name): attribute slot \(slot) is not stored (a transient cannot be fetched from the store)")
+            }
+            return "t0.\(c)"
+        }
+        var expressions: [String] = []
+        var types: [AttributeType] = []
+        for c in columns {
+            switch c {
+            case let .attribute(slot, _):
+                expressions.append(try column(slot))
+                types.append(entity.attributeTypes[slot])
+            case .toOne:
+                continue
+            case let .aggregate(f, slot, _):
+                guard let slot else {
+                    expressions.append("COUNT(*)")
+                    types.append(.integer64)
+                    continue
+                }
+                let col = try column(slot)
+                let type = entity.attributeTypes[slot]
+                let integral = type == .integer16 || type == .integer32 || type == .integer64
+                switch f {
+                case .count: expressions.append("COUNT(\(col))"); types.append(.integer64)
+                case .sum: expressions.append(integral ? "COALESCE(SUM(\(col)), 0)" : "TOTAL(\(col))"); types.append(integral ? .integer64 : .double)
+                case .avg: expressions.append("AVG(\(col))"); types.append(.double)
+                case .min: expressions.append("MIN(\(col))"); types.append(type)
+                case .max: expressions.append("MAX(\(col))"); types.append(type)
+                }
+            }
+        }
+        let grouped = !groupBy.isEmpty || columns.contains(where: \.isAggregate)
+        let groupColumns = try groupBy.map(column)
+        return try readStatement { db in
+            let (sql, arguments) = try selectSQL(
+                request, countOnly: false, columns: expressions.joined(separator: ", "), groupBy: grouped ? groupColumns : nil)
+            let statement = try db.cachedStatement(sql: sql)
+            var out: [[AttributeValue]] = []
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                out.append(types.enumerated().map { i, type in SQLiteRawBinding.column(h, Int32(i), type: type) })
+            }
+            return out
+        }
+    }
+
     public func count(_ request: StoreFetchRequest) throws -> Int {
         try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: true)
@@ -77,7 +202,9 @@ extension SQLiteStore {
     }
 
     /// The SQL and arguments of a fetch (or of its count).
-    func selectSQL(_ request: StoreFetchRequest, countOnly: Bool) throws -> (String, [DatabaseValue]) {
+    func selectSQL(
+        _ request: StoreFetchRequest, countOnly: Bool, columns selected: String? = nil, groupBy: [String]? = nil
+    ) throws -> (String, [DatabaseValue]) {
         let mapping = try schema.mapping(for: request.entity)
         guard let plan = tablePlans[mapping.table] else { throw CoreStackError.unknownEntity(request.entity.name) }
         let entity = mapping.entity
@@ -99,10 +226,14 @@ extension SQLiteStore {
             order.append(try compiler.orderTerm(sort, entity: entity, alias: "t0"))
         }
         var arguments = compiler.arguments
-        let columns = countOnly ? "t0.Z_PK" : plan.selectList
+        let columns = countOnly ? "t0.Z_PK" : selected ?? plan.selectList
         var sql = "SELECT \(columns) FROM \(mapping.table) t0"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        if !order.isEmpty || !countOnly {
+        if let groupBy {
+            // Grouped (or aggregated over every row): groups in the request's order, then by key.
+            if !groupBy.isEmpty { sql += " GROUP BY " + groupBy.joined(separator: ", ") }
+            if !order.isEmpty || !groupBy.isEmpty { sql += " ORDER BY " + (order + groupBy).joined(separator: ", ") }
+        } else if !order.isEmpty || !countOnly {
             sql += " ORDER BY " + (order + ["t0.Z_PK"]).joined(separator: ", ")
         }
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
@@ -254,6 +385,64 @@ extension SQLiteStore {
     }
 
     public func relatedObjectIDs(for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
+        guard !ids.isEmpty else { return [:] }
+        return try read { db in try relatedObjectIDs(db, for: ids, relationshipSlot: slot) }
+    }
+
+    public func fetch(
+        _ request: StoreFetchRequest, withToMany: Bool,
+        chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void
+    ) throws {
+        try readStatement { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: false)
+            // Not the cached statement: the to-many queries below run while this one steps, and
+            // a nested fetch of the same request must not reuse it.
+            let statement = try db.makeStatement(sql: sql)
+            var chunk: [StoreRow] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            var decoder = RowDecoder(store: self)
+            decoder.table = try schema.mapping(for: request.entity).table
+            func deliver() throws {
+                var toMany: [ManagedObjectID: [Int: [ManagedObjectID]]] = [:]
+                if withToMany {
+                    // The statement above is still stepping in its read transaction: these
+                    // queries see the same state of the file.
+                    for group in Self.groupedByEntity(chunk) {
+                        for (slot, r) in group.entity.allRelationships.enumerated() where r.isToMany && !r.isTransient {
+                            for (id, dest) in try relatedObjectIDs(db, for: group.ids, relationshipSlot: slot) {
+                                toMany[id, default: [:]][slot] = dest
+                            }
+                        }
+                    }
+                }
+                try body(&chunk, toMany)
+                chunk.removeAll(keepingCapacity: true)
+            }
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                guard let r = try decoder.decode(h) else { return }
+                chunk.append(r)
+                if chunk.count == Self.chunkSize { try deliver() }
+            }
+            if !chunk.isEmpty { try deliver() }
+        }
+    }
+
+    /// The IDs of rows by entity, in the order entities first appear.
+    static func groupedByEntity(_ rows: [StoreRow]) -> [(entity: EntityDescription, ids: [ManagedObjectID])] {
+        var groups: [(entity: EntityDescription, ids: [ManagedObjectID])] = []
+        for row in rows {
+            let e = row.objectID.entity
+            if let i = groups.firstIndex(where: { $0.entity === e }) {
+                groups[i].ids.append(row.objectID)
+            } else {
+                groups.append((e, [row.objectID]))
+            }
+        }
+        return groups
+    }
+
+    /// ``relatedObjectIDs(for:relationshipSlot:)`` inside a read already open.
+    func relatedObjectIDs(_ db: Database, for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
         guard let first = ids.first else { return [:] }
         let mapping = try schema.mapping(for: first.entity)
         guard slot >= 0, slot < mapping.toMany.count, let toMany = mapping.toMany[slot] else {
@@ -285,7 +474,7 @@ extension SQLiteStore {
                 + "WHERE j.\(src) IN (%@)\(restriction) ORDER BY " + order.joined(separator: ", ")
         }
         let token = StoreIdentifiers.token(for: identifier)
-        try read { db in
+        do {
             var start = 0
             while start < keys.count {
                 let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])

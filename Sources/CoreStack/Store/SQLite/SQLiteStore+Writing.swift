@@ -85,6 +85,7 @@ extension SQLiteStore {
     public func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         if request.isEmpty { return [:] }
         return try write { db in
+            historyTracker?.beginSave(request) { try? schema.mapping(for: $0).number }
             var conflicts: [MergeConflict] = []
             var maxKeys: [Int: Int64] = [:]
 

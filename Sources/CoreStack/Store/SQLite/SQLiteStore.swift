@@ -29,6 +29,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let url: URL?
     public let isReadOnly: Bool
     public let metadata: StoreMetadata
+    /// The options the store was opened with (history tracking, remote change notifications).
+    ///
+    /// ```swift
+    /// if store.options.remoteChangeNotifications { print("watching \(store.url?.path ?? "")") }
+    /// ```
+    public let options: PersistentStoreOptions
 
     let path: String
     let dbQueue: DatabaseQueue
@@ -40,6 +46,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let schema: SQLiteSchema
     let tablePlans: [String: TablePlan]
     let entityPlans: [Int: EntityPlan]
+    /// How entity tables map onto the history tables (read for any store, written when tracking).
+    let historyLayout: HistoryLayout
+    /// Records commits in the history tables; nil unless ``PersistentStoreOptions/persistentHistoryTracking`` and writable.
+    let historyTracker: HistoryTracker?
 
     /// The columns read for rows of one table.
     struct TablePlan {
@@ -82,16 +92,18 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// version hashes); one written by Apple must have the layout this model computes.
     /// - Throws: ``CoreStackError/notAStore(path:reason:)`` (file left untouched),
     ///   ``CoreStackError/modelMismatch(path:differences:)``, ``CoreStackError/sqlite(path:message:)``.
-    public convenience init(url: URL, model: ManagedObjectModel, readOnly: Bool = false) throws {
+    public convenience init(
+        url: URL, model: ManagedObjectModel, readOnly: Bool = false, options: PersistentStoreOptions = PersistentStoreOptions()
+    ) throws {
         let path = url.path
         if FileManager.default.fileExists(atPath: path) {
             let inspection = try Self.inspect(url: url)
             let diffs = Self.differences(model: model, inspection: inspection)
             guard diffs.isEmpty else { throw CoreStackError.modelMismatch(path: path, differences: diffs) }
-            try self.init(url: url, model: model, readOnly: readOnly, inspection: inspection)
+            try self.init(url: url, model: model, readOnly: readOnly, inspection: inspection, options: options)
         } else {
             guard !readOnly else { throw CoreStackError.notAStore(path: path, reason: "the file does not exist") }
-            try self.init(url: url, model: model, readOnly: false, inspection: nil)
+            try self.init(url: url, model: model, readOnly: false, inspection: nil, options: options)
         }
     }
 
@@ -101,11 +113,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// - Throws: ``CoreStackError/modelMismatch(path:differences:)`` naming what differs from the
     ///   closest version when no version fits; ``CoreStackError/migrationRequired(path:storeVersion:currentVersion:)``
     ///   when the fitting version is not the current one and `readOnly` is false.
-    public static func open(url: URL, bundle: ManagedObjectModelBundle, readOnly: Bool) throws -> SQLiteStore {
+    public static func open(
+        url: URL, bundle: ManagedObjectModelBundle, readOnly: Bool, options: PersistentStoreOptions = PersistentStoreOptions()
+    ) throws -> SQLiteStore {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             guard !readOnly else { throw CoreStackError.notAStore(path: path, reason: "the file does not exist") }
-            return try SQLiteStore(url: url, model: bundle.currentVersion, readOnly: false, inspection: nil)
+            return try SQLiteStore(url: url, model: bundle.currentVersion, readOnly: false, inspection: nil, options: options)
         }
         let inspection = try inspect(url: url)
         var candidates = bundle.versions
@@ -121,7 +135,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                         path: path, storeVersion: version.versionName ?? "(unnamed)",
                         currentVersion: bundle.currentVersion.versionName ?? "(unnamed)")
                 }
-                return try SQLiteStore(url: url, model: version, readOnly: readOnly, inspection: inspection)
+                return try SQLiteStore(url: url, model: version, readOnly: readOnly, inspection: inspection, options: options)
             }
             if closest == nil || diffs.count < (closest?.diffs.count ?? Int.max) { closest = (version, diffs) }
         }
@@ -147,9 +161,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try read { db in try Self.readPrimaryKeyTable(db, path: self.path) }
     }
 
-    private init(url: URL, model: ManagedObjectModel, readOnly: Bool, inspection: Inspection?) throws {
+    private init(
+        url: URL, model: ManagedObjectModel, readOnly: Bool, inspection: Inspection?, options: PersistentStoreOptions = PersistentStoreOptions()
+    ) throws {
         let path = url.path
         self.path = path
+        self.options = options
         self.url = url
         self.model = model
         ModelRetention.retain(model)
@@ -220,6 +237,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
         }
         (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
+        historyLayout = HistoryLayout(schema: schema)
+        historyTracker = options.persistentHistoryTracking && !readOnly ? HistoryTracker(layout: historyLayout, path: path) : nil
+        if let historyTracker { try Self.wrap(path) { try dbQueue.writeWithoutTransaction { db in try historyTracker.install(db) } } }
     }
 
     deinit {
@@ -518,8 +538,25 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try Self.wrap(path) { try dbQueue.inDatabase(body) }
     }
 
+    /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`, waiting up to 10 s for another
+    /// connection's write lock); with history tracking, the rows it wrote are recorded as one
+    /// history transaction before it commits.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard !isReadOnly else { throw CoreStackError.readOnlyStore(path) }
-        return try Self.wrap(path) { try dbQueue.write(body) }
+        guard let tracker = historyTracker else { return try Self.wrap(path) { try dbQueue.write(body) } }
+        var transaction: Int64?
+        do {
+            let result = try Self.wrap(path) {
+                try dbQueue.write { db in
+                    let result = try body(db)
+                    transaction = try tracker.flush(db)
+                    return result
+                }
+            }
+            return result
+        } catch {
+            tracker.abandon(transaction)
+            throw error
+        }
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// Whether this store records history (opened with ``PersistentStoreOptions/persistentHistoryTracking``, writable).
+    ///
+    /// ```swift
+    /// let store = try SQLiteStore(url: url, model: model, options: .init(persistentHistoryTracking: true))
+    /// store.tracksPersistentHistory // true
+    /// ```
+    public var tracksPersistentHistory: Bool { historyTracker != nil }
+
+    /// Whether the file holds Core Data's history tables (written by Core Data or by a CoreStack
+    /// store that tracks history), whatever this store's options.
+    ///
+    /// ```swift
+    /// if try store.hasPersistentHistory() { print(try store.execute(.fetchHistory(after: nil)).transactions.count) }
+    /// ```
+    public func hasPersistentHistory() throws -> Bool {
+        try read { db in try HistoryReader.hasHistory(db) }
+    }
+
+    /// Runs a history request: fetches transactions with their changes, or deletes them.
+    ///
+    /// ```swift
+    /// let recent = try store.execute(.fetchHistory(after: Date().addingTimeInterval(-60))).transactions
+    /// let gone = try store.execute(.deleteHistory(before: recent.last?.token)).deletedCount
+    /// ```
+    /// - Throws: ``CoreStackError/invalidFetchRequest(_:)`` for a token of another store,
+    ///   ``CoreStackError/readOnlyStore(_:)`` for a delete on a read-only store,
+    ///   ``CoreStackError/storeCorrupted(path:reason:)`` for history rows holding values of the wrong type.
+    public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
+        let reader = HistoryReader(path: path, storeIdentifier: identifier, layout: historyLayout)
+        if request.isDelete {
+            return .deleted(try write { db in try reader.delete(db, request) })
+        }
+        return .transactions(try read { db in try reader.fetch(db, request) })
+    }
+
+    /// The token of the last transaction in the store's history (transaction number 0 when there
+    /// is none): fetch after it to see only what comes next.
+    ///
+    /// ```swift
+    /// let start = try store.currentPersistentHistoryToken()
+    /// ```
+    public func currentPersistentHistoryToken() throws -> PersistentHistoryToken {
+        PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: try read { db in try HistoryReader.lastTransactionNumber(db) })
+    }
+
+    /// SQLite's `PRAGMA data_version` on the store's own connection: it changes when another
+    /// connection (another process, another store object on the file) commits, never for this one's commits.
+    func dataVersion() throws -> Int64 {
+        try readStatement { db in
+            let value = try DatabaseValue.fetchOne(db, sql: "PRAGMA data_version")
+            if case let .int64(v)? = value?.storage { return v }
+            return 0
+        }
+    }
+
+    /// The transactions after `number`, with their changes, and the number of the last one
+    /// (including transactions this store committed, which are left out of the list).
+    func foreignTransactions(after number: Int64) throws -> (transactions: [PersistentHistoryTransaction], last: Int64) {
+        let reader = HistoryReader(path: path, storeIdentifier: identifier, layout: historyLayout)
+        let all = try readStatement { db in try reader.fetch(db, conditions: ["t.Z_PK > ?"], arguments: [number]) }
+        let last = all.last?.transactionNumber ?? number
+        guard let tracker = historyTracker else { return (all, last) }
+        return (all.filter { !tracker.takeOwn($0.transactionNumber) }, last)
+    }
+}
