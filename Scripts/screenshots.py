@@ -87,8 +87,8 @@ SCENES = [
     # The saves pane after another process wrote to the store twice and R re-read it.
     ("saves", ["{store}"], [
         "wait:Book · ", "text::entity Genre", "Enter", "wait:Genre · ",
-        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Graphic Memoir") + "\"", "R", "wait:(+1)",
-        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Cli-fi") + "\"", "R", "wait:→ 14", "Tab", "Tab", "sleep:0.3"]),
+        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Graphic Memoir") + "\"", "wait:Genre · 13",
+        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Cli-fi") + "\"", "wait:Genre · 14", "Tab", "Tab", "sleep:0.3"]),
     # The help screen, generated from the keymap.
     ("help", ["{store}"], ["wait:Book · ", "?", "wait:Help", "sleep:0.3"]),
     # Editing (issue 16). The attribute editor refusing a value the model's range does not allow.
