@@ -6,8 +6,8 @@ LANG=C.UTF-8), is driven with `send-keys`, captured with `capture-pane -p -e -N`
 full-width coloured bars are cut short) and the ANSI text is drawn with Pillow and DejaVu Sans
 Mono, every glyph at its grid cell, wide characters taking two cells.
 
-Needs: tmux, Pillow and the DejaVu fonts:
-    apt-get install tmux fonts-dejavu-core
+Needs: tmux, Pillow and the DejaVu fonts (Noto CJK and Noto Color Emoji draw wide glyphs and emoji):
+    apt-get install tmux fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji
     python3 -m pip install pillow
 
 Usage:
@@ -20,7 +20,8 @@ A step is a tmux key name or several separated by spaces ("j", "C-d", "Enter", "
 `text:...` (typed literally), `wait:TEXT` (poll the screen until TEXT appears, 15 s at most),
 `sleep:SECONDS` (only where there is nothing to wait for), `resize:WxH`, or `sh:COMMAND` (a shell
 command run beside the browser, e.g. another process writing to the store). In the scenes,
-`{store}` stands for a demo store the script makes with `stackscope demo create`.
+`{store}` stands for a demo store the script makes with `stackscope demo create`, and `{cache}`
+for an empty folder (for XDG_CACHE_HOME: `stackscope` with no store makes its demo store there).
 """
 
 import argparse
@@ -49,6 +50,10 @@ WIDE_FONTS = [
     "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
     "/usr/share/fonts/truetype/unifont/unifont.ttf",
 ]
+# Colour emoji (apt-get install fonts-noto-color-emoji): a bitmap font, drawn at its one size and
+# scaled into the two cells; without it emoji are drawn with the wide font above.
+EMOJI_FONT = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+EMOJI_SIZE = 109
 FONT_SIZE = 15
 WIDTH, HEIGHT = 120, 36
 
@@ -62,8 +67,8 @@ PALETTE16 = [
     (114, 159, 207), (173, 127, 168), (52, 226, 226), (238, 238, 236),
 ]
 
-# The scenes the README shows. The lead fills these in once the browser runs; each is
-# (name, extra arguments for stackscope, steps).
+# The scenes the README shows; each is (name, extra arguments for stackscope, steps) or
+# (name, arguments, steps, environment variables for stackscope).
 GENRE_SQL = (
     "BEGIN; INSERT INTO ZGENRE (Z_PK, Z_ENT, Z_OPT, ZNAME, ZCODE) "
     "SELECT Z_MAX + 1, Z_ENT, 1, '{name}', 99 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Genre'; "
@@ -82,10 +87,39 @@ SCENES = [
     # The saves pane after another process wrote to the store twice and R re-read it.
     ("saves", ["{store}"], [
         "wait:Book · ", "text::entity Genre", "Enter", "wait:Genre · ",
-        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Graphic Memoir") + "\"", "R", "wait:(+1)",
-        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Cli-fi") + "\"", "R", "wait:→ 14", "Tab", "Tab", "sleep:0.3"]),
+        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Graphic Memoir") + "\"", "wait:Genre · 13",
+        "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Cli-fi") + "\"", "wait:Genre · 14", "Tab", "Tab", "sleep:0.3"]),
     # The help screen, generated from the keymap.
     ("help", ["{store}"], ["wait:Book · ", "?", "wait:Help", "sleep:0.3"]),
+    # Editing (issue 16). The attribute editor refusing a value the model's range does not allow.
+    ("edit-refused", ["{store}"], [
+        "wait:Book · ", "l l", "e", "wait:Edit Book", "C-u", "text:0", "Enter", "wait:below the minimum 1", "sleep:0.3"]),
+    # The save preview after two attribute edits and a relationship linked by picking.
+    ("save-preview", ["{store}"], [
+        "wait:Book · ", "e", "wait:Edit Book", "C-u", "text:The Long Way Round", "Enter", "wait:title set in",
+        "l l", "e", "wait:Edit Book", "C-u", "text:412", "Enter", "wait:pages set in",
+        "Enter", "wait:publisher", "g", *["j"] * 12, "e", "wait:Pick a Publisher", "j j", "Enter", "wait:Linked",
+        "W", "wait:Save scratch-1?", "sleep:0.3"]),
+    # The saves pane after a save through a scratch child: scratch-1, main and root, the first expanded.
+    ("saves-scratch", ["{store}"], [
+        "wait:Book · ", "e", "wait:Edit Book", "C-u", "text:The Long Way Round", "Enter", "wait:title set in",
+        "W", "wait:Save scratch-1?", "y", "wait:Saved scratch-1", "wait:root", "Tab Tab", "g", "Enter", "sleep:0.5"]),
+    # Two sibling contexts edit one book; the second saves under objecttrump: the report per property.
+    ("merge-result", ["{store}"], [
+        "wait:Book · ", "text::ctx new sibling", "Enter", "wait:scratch-1 (sibling)",
+        "e", "wait:Edit Book", "C-u", "text:Left Title", "Enter", "wait:title set in scratch-1",
+        "l l", "e", "wait:Edit Book", "C-u", "text:321", "Enter", "wait:pages set in scratch-1",
+        "text::ctx new sibling", "Enter", "wait:scratch-2 (sibling)",
+        "h h", "e", "wait:Edit Book", "C-u", "text:Right Title", "Enter", "wait:title set in scratch-2",
+        *["l"] * 6, "e", "wait:Edit Book", "C-u", "text:4.8", "Enter", "wait:rating set in scratch-2",
+        "text::ctx scratch-1", "Enter", "wait:ctx scratch-1", "W", "wait:Save scratch-1?", "y", "wait:Saved scratch-1",
+        "text::ctx scratch-2", "Enter", "wait:ctx scratch-2", "text::mergepolicy objecttrump", "Enter", "wait:objectTrump",
+        "W", "wait:Save scratch-2?", "y", "wait:what won", "sleep:0.3"]),
+    # The reset demo: :corrupt on the demo store (stackscope with no store, its cache folder
+    # elsewhere); the shared manager quarantines the damaged file and starts a fresh store.
+    ("reset", [], [
+        "wait:Book · ", "text::corrupt", "Enter", "wait:Damage the demo store?", "y", "wait:Corrupt: damaged",
+        "Tab Tab", "G", "Enter", "sleep:0.5"], {"XDG_CACHE_HOME": "{cache}"}),
 ]
 
 
@@ -243,6 +277,12 @@ def render(text, out_path, width=WIDTH, height=HEIGHT, font_size=FONT_SIZE):
     bold = ImageFont.truetype(FONT_BOLD, font_size) if os.path.exists(FONT_BOLD) else regular
     wide_path = next((p for p in WIDE_FONTS if os.path.exists(p)), None)
     wide = ImageFont.truetype(wide_path, font_size) if wide_path else None
+    emoji = None
+    if os.path.exists(EMOJI_FONT):
+        try:
+            emoji = ImageFont.truetype(EMOJI_FONT, EMOJI_SIZE)
+        except OSError:  # a FreeType without colour bitmap support
+            emoji = None
     left, top, right, bottom = regular.getbbox("M")
     cell_w = round(regular.getlength("M"))
     ascent, descent = regular.getmetrics()
@@ -267,7 +307,9 @@ def render(text, out_path, width=WIDTH, height=HEIGHT, font_size=FONT_SIZE):
             px, py = pad + x * cell_w, pad + y * cell_h
             if bg != DEFAULT_BG:
                 draw.rectangle([px, py, px + w * cell_w - 1, py + cell_h - 1], fill=bg)
-            if ch.strip():
+            if ch.strip() and emoji and w == 2 and 0x1F000 <= ord(ch[0]) <= 0x1FAFF:
+                paste_emoji(image, emoji, ch, px, py, w * cell_w, cell_h)
+            elif ch.strip():
                 font = wide if (w == 2 and wide) else (bold if a.bold else regular)
                 glyph_w = font.getlength(ch)
                 # Centre glyphs narrower or wider than their cells (wide ones get two).
@@ -277,6 +319,18 @@ def render(text, out_path, width=WIDTH, height=HEIGHT, font_size=FONT_SIZE):
                 draw.line([px, py + cell_h - 2, px + w * cell_w - 1, py + cell_h - 2], fill=fg)
     image.save(out_path)
     return out_path
+
+
+def paste_emoji(image, font, ch, px, py, cell_w, cell_h):
+    """Draws a colour emoji at its font's size and pastes it, scaled to the cell's height and
+    centred, at (px, py)."""
+    left, top, right, bottom = font.getbbox(ch)
+    glyph = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+    ImageDraw.Draw(glyph).text((-left, -top), ch, font=font, embedded_color=True)
+    size = cell_h - 2
+    scale = min(size / glyph.height, cell_w / glyph.width)
+    glyph = glyph.resize((max(1, round(glyph.width * scale)), max(1, round(glyph.height * scale))), Image.LANCZOS)
+    image.paste(glyph, (px + (cell_w - glyph.width) // 2, py + (cell_h - glyph.height) // 2), glyph)
 
 
 def require_pillow():
@@ -394,7 +448,9 @@ def main():
     shutil.rmtree(store_dir, ignore_errors=True)
     os.makedirs(store_dir)
     try:
-        for name, args, steps in SCENES:
+        for scene in SCENES:
+            name, args, steps = scene[:3]
+            env = dict(scene[3]) if len(scene) > 3 else {}
             if opts.scene and name not in opts.scene:
                 continue
             # A fresh demo store per scene, so what one scene writes does not show in the next.
@@ -403,9 +459,17 @@ def main():
                 if os.path.exists(store + suffix):
                     os.remove(store + suffix)
             subprocess.run([os.path.abspath(opts.binary), "demo", "create", store], check=True, stdout=subprocess.DEVNULL)
-            args = [a.replace("{store}", store) for a in args]
-            steps = [st.replace("{store}", store) for st in steps]
-            print(shoot(opts.binary, name, steps, args, opts.out))
+            cache = os.path.join(store_dir, "cache")
+            shutil.rmtree(cache, ignore_errors=True)
+            os.makedirs(cache)
+
+            def fill(text):
+                return text.replace("{store}", store).replace("{cache}", cache)
+
+            args = [fill(a) for a in args]
+            steps = [fill(st) for st in steps]
+            env = {k: fill(v) for k, v in env.items()}
+            print(shoot(opts.binary, name, steps, args, opts.out, env=env))
     finally:
         shutil.rmtree(store_dir, ignore_errors=True)
 

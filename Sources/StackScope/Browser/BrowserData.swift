@@ -291,6 +291,12 @@ final class BrowserData {
         sendTableChange(marks)
     }
 
+    /// The context in use saved or dropped its changes without changing a value the controller
+    /// watches: the rows are read again so their unsaved-change marks go.
+    func changesSettled() {
+        sendTableChange([:])
+    }
+
     private func sendTableChange(_ marks: [ManagedObjectID: RowMark]) {
         rebuildSectionStarts()
         let selected = selectedID.flatMap { displayIndex(of: $0) }
@@ -350,10 +356,16 @@ final class BrowserData {
     func refresh() throws -> [String: (Int, Int)] {
         let before = counts
         session.coordinator.invalidateRowCache()
+        // A scratch context on a coordinator of its own has a row cache of its own.
+        let own = context.persistentStoreCoordinator
+        if own !== session.coordinator { own.invalidateRowCache() }
         if let stack = session.stack {
             let root = stack.privateQueueContext
             root.performAndWait { root.refreshAllObjects() }
         }
+        // A scratch child reads through the main context: that is re-read first.
+        let main = session.mainContext
+        if context !== main, context.parent === main { main.performAndWait { main.refreshAllObjects() } }
         // Refreshing every object makes the controller report each as updated: mark only the
         // rows the re-read brought in instead.
         let shownBefore = Set(controller?.fetchedObjects.map(\.objectID) ?? [])

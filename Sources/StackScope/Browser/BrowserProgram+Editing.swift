@@ -320,7 +320,7 @@ extension BrowserProgram {
     }
 
     /// Reads the detail of the object shown again (its values changed in the context in use).
-    private func reloadDetail() {
+    func reloadDetail() {
         guard let id = state.detail.snapshot?.objectID ?? state.table.selectedID else { return }
         do {
             dispatch(.detailLoaded(try data.detail(for: id), error: nil))
@@ -355,6 +355,9 @@ extension BrowserProgram {
                 resolutions += root.performAndWait { root.lastSaveMergeResolutions }
             }
             conflictContext = nil
+            // The saved values are no longer unsaved changes: the rows and the detail drop their marks.
+            data.changesSettled()
+            reloadDetail()
             let where_ = kind.saveTarget
             dispatch(.message("Saved \(currentContextName): \(counts.inserted) inserted, \(counts.updated) updated, \(counts.deleted) deleted; \(where_)", .info))
             var lines: [String] = []
@@ -368,7 +371,8 @@ extension BrowserProgram {
                 lines += Self.resolutionLines(resolutions, in: ctx)
             }
             if !lines.isEmpty {
-                dispatch(.saveLogged(SaveLogEntry(
+                // Through the main queue, as the did-saves of this save came: after them.
+                MainMailbox(self).post(.saveLogged(SaveLogEntry(
                     date: clock(), contextName: currentContextName, origin: .event, inserted: [], updated: [], deleted: [],
                     note: replaced.isEmpty ? "merge: \(resolutions.count) conflicts resolved by policy" : "replaced \(replaced.count) values in main")))
                 dispatch(.showModal(.confirm(ConfirmState(title: "Save of \(currentContextName): what won", lines: lines, onYes: nil))))
@@ -385,7 +389,7 @@ extension BrowserProgram {
                 ConfirmChoice(key: .char("k"), label: "keep mine", action: .perform(.edit(.refreshObjects(ids, keepChanges: true)))),
                 ConfirmChoice(key: .char("x"), label: "drop mine", action: .perform(.edit(.refreshObjects(ids, keepChanges: false)))),
             ]
-            dispatch(.saveLogged(SaveLogEntry(
+            MainMailbox(self).post(.saveLogged(SaveLogEntry(
                 date: clock(), contextName: who, origin: .event, inserted: [], updated: [], deleted: [],
                 note: "conflict: \(conflicts.count) objects, policy error, nothing saved")))
             dispatch(.showModal(.confirm(ConfirmState(title: "Merge conflict saving \(currentContextName)", lines: lines, onYes: nil, choices: choices))))

@@ -135,9 +135,11 @@ public final class BrowserProgram {
                 queue.insert(contentsOf: produced, at: 0)
                 produced.removeAll()
             }
+            // After each action, not only after the batch: a q read with the edit before it must
+            // see that edit's pending changes.
+            notePendingChanges()
         }
         processing = false
-        notePendingChanges()
         flush()
     }
 
@@ -221,6 +223,7 @@ public final class BrowserProgram {
                 }
                 do {
                     let diff = try data.refresh()
+                    reloadDetail()  // the object shown may have changed in the store
                     dispatch(.countsChanged(data.counts, at: clock()))
                     let note = diff.isEmpty
                         ? "refresh: nothing changed in the store"

@@ -46,6 +46,13 @@ extension App {
             b.put(marker + line, x: inner.x, y: y, maxWidth: inner.width, style: style)
             y += 1
             if expanded {
+                // A note longer than the line (a reset's or a merge's) is shown whole below it.
+                if let note = e.note, DisplayWidth.of(marker + line) > inner.width {
+                    for part in DisplayWidth.wrap(note, width: max(1, inner.width - 4)) where y < inner.maxY {
+                        b.put("    " + part, x: inner.x, y: y, maxWidth: inner.width, style: .dim)
+                        y += 1
+                    }
+                }
                 let ids = e.inserted.map { "+ " + $0 } + e.updated.map { "~ " + $0 } + e.deleted.map { "- " + $0 }
                 for id in ids where y < inner.maxY {
                     b.put("    " + id, x: inner.x, y: y, maxWidth: inner.width, style: .dim)

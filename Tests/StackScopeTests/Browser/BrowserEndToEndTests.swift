@@ -19,9 +19,16 @@ struct BrowserEndToEndTests {
         return (tmux, try SttySnapshot.take(in: tmux))
     }
 
-    /// Quits with q and checks that the shell got its terminal back unchanged.
-    func quitAndCheck(_ tmux: Tmux, _ before: SttySnapshot, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Quits with q (and y to the question about unsaved scratch changes, when `confirming`) and
+    /// checks that the shell got its terminal back unchanged.
+    func quitAndCheck(
+        _ tmux: Tmux, _ before: SttySnapshot, confirming: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         try tmux.sendKeys("q")
+        if confirming {
+            try tmux.waitFor(text: "Quit and lose unsaved changes?", timeout: 30)
+            try tmux.sendKeys("y")
+        }
         try tmux.waitFor(format: "#{alternate_on}", toBe: "0", timeout: 30)
         try tmux.sendLine("echo back-$((6*7))")
         try tmux.waitFor(text: "back-42", timeout: 30)
@@ -186,5 +193,139 @@ struct BrowserEndToEndTests {
         // No palette colours (SGR 30–37, 38;…, 40–47, 48;…); resets to the default (39, 49) are fine.
         #expect(colored.range(of: "\u{1B}\\[([0-9;]*;)?(3[0-7]|38|4[0-7]|48)[;m]", options: .regularExpression) == nil)
         try quitAndCheck(tmux, before)
+    }
+}
+
+/// Editing in scratch contexts with the real binary: saves seen by another process, the quit
+/// question, a merge conflict between two processes on one store file.
+extension BrowserEndToEndTests {
+    /// Runs the browser on `store` in a shell of its own and waits for the Book table.
+    func browser(_ store: URL) throws -> (Tmux, SttySnapshot) {
+        let (tmux, before) = try shell()
+        try tmux.sendLine("\(binary) '\(store.path)'")
+        try tmux.waitFor(text: "Book · ", timeout: 30)
+        return (tmux, before)
+    }
+
+    /// e on the selected cell (the first book's title), the value typed, Enter; waits until the
+    /// scratch context holds it.
+    func editTitle(_ tmux: Tmux, to title: String) throws {
+        try tmux.sendKeys("e")
+        try tmux.waitFor(text: "Edit Book “", timeout: 30)
+        try tmux.sendKeys("C-u")
+        try tmux.sendText(title)
+        try tmux.waitFor(text: "value: \(title)", timeout: 30)
+        try tmux.sendKeys("Enter")
+        try tmux.waitFor(text: "title set in scratch-1", timeout: 30)
+    }
+
+    /// W, waits for the save preview, y.
+    func saveWithPreview(_ tmux: Tmux) throws {
+        try tmux.sendKeys("W")
+        try tmux.waitFor(text: "Save scratch-1?", timeout: 30)
+        try tmux.sendKeys("y")
+    }
+
+    func sqlite(_ store: URL, _ sql: String) throws -> String {
+        try BrowserEditingTests.sqlite(store, sql)
+    }
+
+    @Test("an edit saved through a scratch context reaches the file and shows in a second stackscope on it")
+    func editSeenByAnotherProcess() throws {
+        let store = try demoStore(size: 120)
+        let title = "Saved By Process One"
+        let (first, firstBefore) = try browser(store)
+        defer { first.kill() }
+        try editTitle(first, to: title)
+        try first.waitFor(text: "ctx scratch-1 (child)", timeout: 30)
+        // Not saved yet: nothing in the file.
+        #expect(try sqlite(store, "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = '\(title)'") == "0")
+        try saveWithPreview(first)
+        try first.waitFor(text: "Saved scratch-1: 0 inserted, 1 updated, 0 deleted", timeout: 30)
+        #expect(try sqlite(store, "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = '\(title)'") == "1")
+        // The saves pane shows each level's did-save: the scratch context, main, root.
+        let saved = try first.waitUntil("the saves of scratch-1, main and root", timeout: 30) { screen in
+            let lines = screen.split(separator: "\n")
+            return ["scratch-1", "main", "root"].allSatisfy { name in
+                lines.contains { $0.contains("  \(name) ") && $0.contains("~1 updated") }
+            }
+        }
+        #expect(saved.contains("ctx scratch-1 (child) · storeTrump (root) · 0 pending"))
+        // A second process, started after the save while the first still runs, reads the new title.
+        let (second, secondBefore) = try browser(store)
+        defer { second.kill() }
+        let screen = try second.waitFor(text: title, timeout: 30)
+        #expect(screen.contains("Book: \(title)"))  // the detail of the selected (first) book
+        try quitAndCheck(second, secondBefore)
+        try quitAndCheck(first, firstBefore)
+        #expect(try sqlite(store, "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = '\(title)'") == "1")
+    }
+
+    @Test("q with unsaved changes in a scratch context asks first: n goes back, y quits and restores the terminal")
+    func quitAsksWithUnsavedChanges() throws {
+        let store = try demoStore(size: 60)
+        let title = "Never Saved"
+        let (tmux, before) = try browser(store)
+        defer { tmux.kill() }
+        try editTitle(tmux, to: title)
+        try tmux.sendKeys("q")
+        let question = try tmux.waitFor(text: "Quit and lose unsaved changes?", timeout: 30)
+        #expect(question.contains("scratch-1: 0 inserted, 1 updated, 0 deleted"))
+        try tmux.sendKeys("n")
+        let back = try tmux.waitUntil("the question to close", timeout: 30) { !$0.contains("Quit and lose unsaved changes?") }
+        #expect(try tmux.display("#{alternate_on}") == "1")
+        #expect(back.contains(title))
+        #expect(back.contains("ctx scratch-1 (child)") && back.contains("1 pending"))
+        try quitAndCheck(tmux, before, confirming: true)
+        #expect(try sqlite(store, "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = '\(title)'") == "0")
+    }
+
+    @Test("two processes edit one book: the sibling context's save meets the conflict (policy error), objecttrump then writes its title")
+    func mergeConflictBetweenProcesses() throws {
+        let store = try demoStore(size: 120)
+        let (a, aBefore) = try browser(store)
+        defer { a.kill() }
+        let (b, bBefore) = try browser(store)
+        defer { b.kill() }
+        // A: a sibling context (a root context on the coordinator: it saves straight to the store).
+        try a.sendLine(":ctx new sibling")
+        try a.waitFor(text: "ctx scratch-1 (sibling) · error", timeout: 30)  // a new context's policy
+        try editTitle(a, to: "Title From A")
+        // B edits the same (first) book in a scratch child and saves it to the file.
+        try editTitle(b, to: "Title From B")
+        try saveWithPreview(b)
+        try b.waitFor(text: "Saved scratch-1", timeout: 30)
+        let pk = try sqlite(store, "SELECT Z_PK FROM ZBOOK WHERE ZTITLE = 'Title From B'")
+        try #require(!pk.isEmpty && Int(pk) != nil)
+        // A saves: optimistic locking finds the row changed since A read it; under error nothing is saved.
+        try saveWithPreview(a)
+        let conflict = try a.waitFor(text: "Merge conflict saving scratch-1", timeout: 30)
+        #expect(conflict.contains("The merge policy is “error”, so nothing was saved"))
+        #expect(conflict.contains("Book p\(pk): title: cached"))
+        #expect(conflict.contains("store \"Title From B\", context \"Title From A\""))
+        try a.waitFor(text: "conflict: 1 objects, policy error", timeout: 30)  // the saves pane
+        #expect(try sqlite(store, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Title From B")
+        // The change stays in A; under objecttrump A's title wins, property by property.
+        try a.sendKeys("Escape")
+        let kept = try a.waitUntil("the report to close", timeout: 30) { !$0.contains("Merge conflict saving") }
+        #expect(kept.contains("1 pending"))
+        try a.sendLine(":mergepolicy objecttrump")
+        try a.waitFor(text: "ctx scratch-1 (sibling) · objectTrump", timeout: 30)
+        try saveWithPreview(a)
+        let report = try a.waitFor(text: "Save of scratch-1: what won", timeout: 30)
+        #expect(report.contains("under objectTrump"))
+        #expect(report.contains("title: cached ") && report.contains("· store Title From B · context Title From A → Title From A (context)"))
+        #expect(try sqlite(store, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Title From A")
+        try a.sendKeys("Escape")
+        try a.waitUntil("the report to close", timeout: 30) { !$0.contains("Save of scratch-1: what won") && $0.contains("0 pending") }
+        // B re-reads the store (R) and shows A's title, in its scratch child and its detail pane.
+        try b.sendKeys("R")
+        let reread = try b.waitUntil("A's title in B's table and detail", timeout: 30) {
+            $0.contains("Book: Title From A") && $0.contains("│  Title From A") && $0.contains("refresh: ")
+        }
+        #expect(reread.contains("ctx scratch-1 (child)"))
+        try quitAndCheck(a, aBefore)
+        try quitAndCheck(b, bBefore)
+        #expect(try sqlite(store, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Title From A")
     }
 }
