@@ -112,6 +112,12 @@ extension App {
             return []
 
         case var .editor(e):
+            if key == .ctrl("o"), e.field.isMultiLine {
+                _ = e.line.handle(.char("\n"))
+                e.error = nil
+                s.modals[s.modals.count - 1] = .editor(e)
+                return []
+            }
             switch key {
             case .escape, .ctrl("c"):
                 s.modals.removeLast()

@@ -69,11 +69,14 @@ public struct EditorField: Sendable, Hashable {
     public var text: String
     /// A file path is typed instead of the value (binary data).
     public var isFilePath: Bool
-    public init(key: String, typeDescription: String, text: String, isFilePath: Bool = false) {
+    /// Text that may hold line breaks (strings): C-o inserts one.
+    public var isMultiLine: Bool
+    public init(key: String, typeDescription: String, text: String, isFilePath: Bool = false, isMultiLine: Bool = false) {
         self.key = key
         self.typeDescription = typeDescription
         self.text = text
         self.isFilePath = isFilePath
+        self.isMultiLine = isMultiLine
     }
 }
 

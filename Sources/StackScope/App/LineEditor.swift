@@ -54,4 +54,17 @@ public struct LineEditor: Sendable, Hashable {
 
     /// The cells before the cursor (where the terminal cursor goes).
     public var cursorColumn: Int { DisplayWidth.of(String(chars[0..<cursor])) }
+
+    /// What fits in `width` cells with the cursor in view: the text with line breaks shown as ⏎,
+    /// scrolled so the cursor's column is visible, and the cursor's column in it.
+    public func visible(width: Int) -> (text: String, cursor: Int) {
+        let shown = chars.map { $0 == "\n" ? "⏎" : $0 }
+        var start = 0
+        var before = DisplayWidth.of(String(shown[0..<cursor]))
+        while before > max(0, width - 1), start < cursor {
+            before -= DisplayWidth.of(String(shown[start]))
+            start += 1
+        }
+        return (String(shown[start...]), before)
+    }
 }

@@ -63,7 +63,8 @@ extension BrowserProgram {
             }
             let field = EditorField(
                 key: key, typeDescription: ValueParser.describe(a),
-                text: ValueParser.text(for: try o.attributeValue(forKey: key), type: a.type), isFilePath: a.type == .binaryData)
+                text: ValueParser.text(for: try o.attributeValue(forKey: key), type: a.type), isFilePath: a.type == .binaryData,
+                isMultiLine: a.type == .string)
             dispatch(.showModal(.editor(EditorState(objectID: id, objectTitle: Self.describe(o), field: field))))
 
         case let .setValue(id, key, text, isFilePath):
@@ -112,7 +113,8 @@ extension BrowserProgram {
             guard let o = inserted else { return }
             let fields = try o.entity.allAttributes.filter { !$0.isTransient && !$0.isOptional }.compactMap { a -> EditorField? in
                 guard try o.attributeValue(forKey: a.name).isNull else { return nil }
-                return EditorField(key: a.name, typeDescription: ValueParser.describe(a), text: "", isFilePath: a.type == .binaryData)
+                return EditorField(
+                    key: a.name, typeDescription: ValueParser.describe(a), text: "", isFilePath: a.type == .binaryData, isMultiLine: a.type == .string)
             }
             dispatch(.message("Inserted a \(entityName) in \(currentContextName) (defaults from the model; not saved)", .info))
             if let first = fields.first {

@@ -95,14 +95,18 @@ extension App {
             let lw = b.put(label, x: inner.x + 1, y: inner.y + 2, style: .bold)
             let inputStyle = e.error == nil ? Style(underline: true) : Style(fg: .red, bold: true, underline: true)
             let fieldWidth = max(1, inner.width - 2 - lw)
-            b.put(DisplayWidth.pad(e.line.text, to: fieldWidth), x: inner.x + 1 + lw, y: inner.y + 2, maxWidth: fieldWidth, style: inputStyle)
+            let (shown, cursor) = e.line.visible(width: fieldWidth)
+            b.put(DisplayWidth.pad(shown, to: fieldWidth), x: inner.x + 1 + lw, y: inner.y + 2, maxWidth: fieldWidth, style: inputStyle)
             if let error = e.error {
                 for (i, line) in DisplayWidth.wrap("✗ " + error, width: inner.width - 2).prefix(2).enumerated() {
                     b.put(line, x: inner.x + 1, y: inner.y + 3 + i, style: Style(fg: .red, bold: true))
                 }
             }
-            b.put(e.applying ? "Applying …" : "Enter sets · Esc cancels (nothing changes) · x on the property sets nil", x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
-            return (min(inner.maxX - 1, inner.x + 1 + lw + e.line.cursorColumn), inner.y + 2)
+            let hint = e.field.isMultiLine
+                ? "Enter sets · C-o new line (shown ⏎) · Esc cancels (nothing changes)"
+                : "Enter sets · Esc cancels (nothing changes) · x on the property sets nil"
+            b.put(e.applying ? "Applying …" : hint, x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
+            return (min(inner.maxX - 1, inner.x + 1 + lw + cursor), inner.y + 2)
         }
     }
 

@@ -552,3 +552,25 @@ extension BrowserEditingTests {
         #expect(try Self.onDisk(url, id, "pages") == (pages == "original" ? originalPages : .integer(111)))
     }
 }
+
+extension BrowserEditingTests {
+    @Test("a string takes line breaks (C-o, shown ⏎) and long text scrolls with the cursor; the value saved has them")
+    func multiLineText() throws {
+        let (h, url) = try Self.fileHarness()
+        let id = try #require(h.state.table.selectedID)
+        h.press("e C-u")
+        h.type("Line one")
+        h.press("C-o")
+        h.type("Line two")
+        #expect(h.screen.contains("value: Line one⏎Line two"))
+        let long = String(repeating: "abcdefghij", count: 12) + "END"
+        h.press("C-o")
+        h.type(long)
+        // The end of the text, where the cursor is, is in view.
+        #expect(h.lines.contains { $0.contains("value: ") && $0.contains("hijEND") })
+        h.press("Enter")
+        #expect(h.state.topModal == nil)
+        h.press("W y")
+        #expect(h.waitUntil { _ in (try? Self.onDisk(url, id, "title")) == .string("Line one\nLine two\n" + long) })
+    }
+}
