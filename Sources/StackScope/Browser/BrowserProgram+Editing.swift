@@ -383,7 +383,13 @@ extension BrowserProgram {
             let who = conflictContext === data.context ? currentContextName : "root"
             var lines = ["Optimistic locking: these objects changed in the store since \(who) read them.",
                          "The merge policy is “error”, so nothing was saved and the changes stay in \(who).", ""]
-            for c in conflicts { lines += c.description.split(separator: "\n").map(String.init) }
+            let failed = conflictContext ?? data.context
+            for c in conflicts {
+                // The object by its name first, then the framework's account (which names it by key).
+                let name = failed.performAndWait { (try? failed.existingObject(with: c.sourceObjectID)).map(Self.describe) }
+                if let name { lines.append(name + ":") }
+                lines += c.description.split(separator: "\n").map { "  " + $0 }
+            }
             lines += ["", "k: refresh keeping your changes (object trump by hand) · x: refresh dropping them",
                       ":mergepolicy objecttrump|storetrump|overwrite|rollback, then :w, saves again under that policy"]
             let ids = conflicts.map(\.sourceObjectID)

@@ -311,6 +311,8 @@ extension BrowserEditingTests {
         guard case let .confirm(report)? = h.state.topModal else { return }
         #expect(report.title == "Merge conflict saving scratch-2")
         #expect(report.lines.contains { $0.contains("nothing was saved") })
+        #expect(report.lines.contains { $0 == "Book “Sibling Two”:" })  // the object by name, as the context sees it
+        #expect(report.lines.contains { $0.contains("title: cached") && $0.contains("store \"Sibling One\"") && $0.contains("context \"Sibling Two\"") })
         #expect(try Self.onDisk(url, id, "title") == .string("Sibling One"))
         #expect(h.state.pendingChanges.updated == 1)
         h.press("k")  // refresh keeping scratch-2's change: it is now based on the store's version
