@@ -93,6 +93,11 @@ final class CoreStackSession: BenchSession {
         store = try SQLiteStore(url: url, model: model)
         coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(store)
+        // `corestack-bench --row-cache-limit N|none` (through the environment, so W3's child
+        // process sees it too).
+        if let raw = ProcessInfo.processInfo.environment[rowCacheLimitVariable] {
+            coordinator.rowCacheLimit = raw == "none" ? nil : Int(raw) ?? PersistentStoreCoordinator.defaultRowCacheLimit
+        }
         context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "bench")
     }
 
@@ -233,3 +238,7 @@ final class CoreStackSession: BenchSession {
         }
     }
 }
+
+/// The environment variable that sets the CoreStack sessions' row-cache limit (a row count or
+/// `none`); unset, the coordinator's default.
+public let rowCacheLimitVariable = "CORESTACK_BENCH_ROW_CACHE_LIMIT"

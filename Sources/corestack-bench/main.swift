@@ -23,6 +23,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Also write the results as JSON to this file.")
     var json: String?
 
+    @Option(help: "CoreStack's row-cache limit: a row count, or none for no bound (default 100000).")
+    var rowCacheLimit: String?
+
     @Option(help: .hidden) var only: String?
     @Option(help: .hidden) var contender: String?
     @Option(help: .hidden) var db: String?
@@ -31,9 +34,13 @@ struct Bench: ParsableCommand {
     mutating func validate() throws {
         guard n >= 100 else { throw ValidationError("--n must be at least 100") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        if let rowCacheLimit, rowCacheLimit != "none", Int(rowCacheLimit) == nil {
+            throw ValidationError("--row-cache-limit takes a row count or none")
+        }
     }
 
     func run() throws {
+        if let rowCacheLimit { setenv(rowCacheLimitVariable, rowCacheLimit, 1) }
         if let only {
             try runChild(only)
             return

@@ -141,6 +141,53 @@ final class PrimaryKeyTable<Value> {
         return old
     }
 
+    /// Runs `body` on the value of `id` in place, if there is one (nil otherwise): one look-up
+    /// reads and updates an entry, with no copy of the value.
+    @inline(__always)
+    func modifyValue<R>(forKey id: ManagedObjectID, _ body: (inout Value) -> R) -> R? {
+        let (key, i) = Self.locate(id)
+        return withExistingPage(key) { p -> R? in
+            guard var v = (p.slots + i).move() else {
+                (p.slots + i).initialize(to: nil)
+                return nil
+            }
+            let r = body(&v)
+            (p.slots + i).initialize(to: v)
+            return r
+        } ?? nil
+    }
+
+    /// Runs `body` on every value, in no particular order. `body` must not touch the table.
+    func forEachValue(_ body: (Value) -> Void) {
+        for (_, page) in pages where page.count > 0 {
+            for i in 0..<Self.pageSize { if let v = page.slots[i] { body(v) } }
+        }
+    }
+
+    /// Removes the values `shouldRemove` picks, freeing the pages that empty; returns how many.
+    /// `shouldRemove` must not touch the table.
+    @discardableResult
+    func removeAll(where shouldRemove: (Value) -> Bool) -> Int {
+        var removed = 0
+        var emptied: [PrimaryKeyPage] = []
+        for (key, page) in pages {
+            for i in 0..<Self.pageSize {
+                guard let v = page.slots[i], shouldRemove(v) else { continue }
+                page.slots[i] = nil
+                page.count -= 1
+                removed += 1
+            }
+            if page.count == 0 { emptied.append(key) }
+        }
+        count -= removed
+        if !emptied.isEmpty {
+            hotKey = .none
+            hot = nil
+            for key in emptied { pages.removeValue(forKey: key) }
+        }
+        return removed
+    }
+
     /// Removes every value.
     func removeAll() {
         hotKey = .none

@@ -3,7 +3,8 @@ import Foundation
 /// Connects contexts to a store and keeps the row cache they share.
 ///
 /// The row cache holds, per object ID, the committed values and row version last read from or
-/// written to the store; faults fire from it before going to the store. One store per coordinator.
+/// written to the store; faults fire from it before going to the store. It keeps at most
+/// ``rowCacheLimit`` rows, the least recently used going first. One store per coordinator.
 ///
 /// ```swift
 /// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -16,7 +17,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     private let lock = NSRecursiveLock()
     private var store: (any PersistentStore)?
-    private let rowCache = PrimaryKeyTable<RowSnapshot>()
+    private let rowCache = PrimaryKeyTable<CachedRow>()
+    /// Stamps row-cache entries as they are put or read: live stamps are distinct, older is
+    /// less recently used.
+    private var useClock: UInt64 = 0
+    private var cacheLimit: Int? = PersistentStoreCoordinator.defaultRowCacheLimit
     private var permanentIDs = PermanentIDRuns()
     private var rootContexts: [WeakContext] = []
     /// Serialises saves, so each one is one transaction in order.
@@ -91,6 +96,99 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         else { return nil }
         return ManagedObjectID(entity: parsed.entity, storeIdentifier: parsed.storeIdentifier, primaryKey: parsed.primaryKey)
     }
+
+    // MARK: Row cache bound
+
+    /// The default ``rowCacheLimit``.
+    public static let defaultRowCacheLimit = 100_000
+
+    /// The most rows the row cache keeps (nil: no bound). Default 100,000.
+    ///
+    /// When a read or a save would take the cache over the limit, the least recently used rows
+    /// (by their last read, fault or save) are dropped, down to seven eighths of the limit, so the
+    /// sweep runs once per eighth of the limit put in and costs O(1) per row amortised. Dropping a
+    /// row loses nothing: objects keep their own committed snapshot (optimistic locking checks
+    /// its version), and a fault whose row was dropped reads it from the store again. Setting a
+    /// lower limit trims the cache at once.
+    ///
+    /// ```swift
+    /// coordinator.rowCacheLimit = 10_000   // at most 10,000 cached rows
+    /// coordinator.rowCacheLimit = nil      // keep every row read (the cache grows with the reads)
+    /// ```
+    public var rowCacheLimit: Int? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return cacheLimit
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            cacheLimit = newValue.map { max(0, $0) }
+            if let limit = cacheLimit, rowCache.count > limit { evictRows(downTo: limit) }
+        }
+    }
+
+    /// Puts a row in the cache as the most recently used, evicting if that takes the cache over
+    /// its limit. Under the lock.
+    @inline(__always)
+    private func cacheRow(_ snapshot: RowSnapshot, for id: ManagedObjectID) {
+        useClock &+= 1
+        rowCache.setValue(CachedRow(snapshot: snapshot, lastUse: useClock), forKey: id)
+        if let limit = cacheLimit, rowCache.count > limit { evictRows(downTo: limit - limit / 8) }
+    }
+
+    /// The cached row of `id`, marked as the most recently used. Under the lock.
+    @inline(__always)
+    private func cachedRow(_ id: ManagedObjectID) -> RowSnapshot? {
+        useClock &+= 1
+        let now = useClock
+        return rowCache.modifyValue(forKey: id) { entry in
+            entry.lastUse = now
+            return entry.snapshot
+        }
+    }
+
+    /// Drops the least recently used rows until at most `target` are left. Three passes over the
+    /// cache: the range of stamps, a histogram of them in 4,096 buckets, and the removal of every
+    /// bucket below the one where the oldest `count - target` rows end (stamps are distinct, so
+    /// that removes at least that many, and at most a bucket more). Under the lock.
+    private func evictRows(downTo target: Int) {
+        let excess = rowCache.count - max(0, target)
+        guard excess > 0 else { return }
+        if target <= 0 {
+            rowCache.removeAll()
+            return
+        }
+        var lo = UInt64.max
+        var hi: UInt64 = 0
+        rowCache.forEachValue { entry in
+            lo = min(lo, entry.lastUse)
+            hi = max(hi, entry.lastUse)
+        }
+        guard lo <= hi else { return }
+        let bucketCount: UInt64 = 4096
+        let width = (hi - lo) / bucketCount + 1
+        var histogram = [Int](repeating: 0, count: Int(bucketCount))
+        rowCache.forEachValue { entry in histogram[Int((entry.lastUse - lo) / width)] += 1 }
+        var covered = 0
+        var cut = 0
+        while covered < excess, cut < histogram.count {
+            covered += histogram[cut]
+            cut += 1
+        }
+        let threshold = lo + UInt64(cut) * width
+        rowCache.removeAll { $0.lastUse < threshold }
+    }
+
+    /// Whether the row cache holds the row of `id` (for tests; does not count as a use).
+    func isRowCached(_ id: ManagedObjectID) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return rowCache[canonicalIDLocked(id)] != nil
+    }
+
+    private func canonicalIDLocked(_ id: ManagedObjectID) -> ManagedObjectID { permanentIDs[id] ?? id }
 
     // MARK: Contexts
 
@@ -177,7 +275,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func cache(_ rows: [StoreRow]) {
         lock.lock()
         // By index: a `for r in rows` copy would retain and release each row's parts once more.
-        for i in rows.indices { rowCache.setValue(rows[i].snapshot, forKey: rows[i].objectID) }
+        for i in rows.indices { cacheRow(rows[i].snapshot, for: rows[i].objectID) }
         lock.unlock()
     }
 
@@ -202,13 +300,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.lock()
         for id in ids {
             let c = permanentIDs[id] ?? id
-            if let s = rowCache[c] { out[id] = s } else if !c.isTemporaryID { missing.append(c) }
+            if let s = cachedRow(c) { out[id] = s } else if !c.isTemporaryID { missing.append(c) }
         }
         lock.unlock()
         if missing.isEmpty { return out }
         let rows = try requireStore().rows(for: missing)
         lock.lock()
-        for r in rows { rowCache[r.objectID] = r.snapshot; out[r.objectID] = r.snapshot }
+        for r in rows {
+            cacheRow(r.snapshot, for: r.objectID)
+            out[r.objectID] = r.snapshot
+        }
         lock.unlock()
         return out
     }
@@ -219,7 +320,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         var out: [ManagedObjectID: RowSnapshot] = [:]
         lock.lock()
         for id in ids { rowCache[id] = nil }
-        for r in rows { rowCache[r.objectID] = r.snapshot; out[r.objectID] = r.snapshot }
+        for r in rows {
+            cacheRow(r.snapshot, for: r.objectID)
+            out[r.objectID] = r.snapshot
+        }
         lock.unlock()
         return out
     }
@@ -258,7 +362,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 let version = versions.isEmpty ? next : versions[id] ?? next
                 let snapshot = RowSnapshot(values: changes[i].values, toOne: changes[i].toOne, version: version)
                 changes[i].values = []
-                rowCache.setValue(snapshot, forKey: id)
+                cacheRow(snapshot, for: id)
                 committed(base + i, snapshot)
             }
         }
@@ -281,4 +385,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         rowCache.removeAll()
         lock.unlock()
     }
+}
+
+/// A row-cache entry: the snapshot and the use-clock stamp of its last put or read.
+private struct CachedRow {
+    var snapshot: RowSnapshot
+    var lastUse: UInt64
 }
