@@ -13,7 +13,7 @@ extension BrowserProgram {
             c.performAndWait { PendingChanges(inserted: c.inserted.count, updated: c.updated.count, deleted: c.deleted.count) }
         }
         let root = session.rootContext
-        let rootPolicy = Self.policyName(root.performAndWait { root.mergePolicy })
+        let rootPolicy = root.performAndWait { root.mergePolicy.name }
         let nested = session.stack != nil
         var out = [ContextInfo(name: "main", kind: .main, pending: pending(session.mainContext), mergePolicy: rootPolicy + (nested ? " (root)" : ""))]
         for s in scratch.all {
@@ -21,13 +21,11 @@ extension BrowserProgram {
             let undo = c.undoManager
             out.append(ContextInfo(
                 name: s.name, kind: s.kind, pending: pending(c),
-                mergePolicy: s.kind == .child ? rootPolicy + " (root)" : Self.policyName(c.mergePolicy),
+                mergePolicy: s.kind == .child ? rootPolicy + " (root)" : c.mergePolicy.name,
                 canUndo: undo?.canUndo ?? false, canRedo: undo?.canRedo ?? false))
         }
         return out
     }
-
-    static func policyName(_ p: MergePolicy) -> String { p.name }
 
     func runEdit(_ edit: EditCommand) {
         if state.store.readOnly, edit.writes {
