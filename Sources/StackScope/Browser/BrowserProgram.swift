@@ -328,7 +328,10 @@ public final class BrowserProgram {
             run(.refresh)
             return
         }
-        for t in change.transactions { session.mergeIntoStack(t.objectIDs) }
+        for t in change.transactions {
+            session.mergeIntoStack(t.objectIDs)
+            scratch.mergeIntoChildren(t.objectIDs)
+        }
     }
 
     /// Every did-save in the process on this store, from any context (root, main, children, batch

@@ -56,14 +56,24 @@ final class ScratchContexts {
         if kind == .sibling || kind == .coordinator {
             // The main context learns of a root scratch's saves by merging its did-save.
             let session = session
-            token = context.addDidSaveObserver { saved in
+            token = context.addDidSaveObserver { [weak self] saved in
                 if kind == .coordinator { session.coordinator.invalidateRowCache() }
                 session.mergeIntoStack(saved.objectIDs)
+                self?.mergeIntoChildren(saved.objectIDs)
             }
         }
         let scratch = Scratch(name: name, kind: kind == .main ? .child : kind, context: context, coordinator: own, token: token)
         all.append(scratch)
         return scratch
+    }
+
+    /// Brings the child scratch contexts up to date with what was merged into the main context (as
+    /// Core Data's `automaticallyMergesChangesFromParent` does): objects they hold take the new
+    /// values, keeping their own unsaved changes.
+    func mergeIntoChildren(_ ids: SavedObjectIDs) {
+        for s in all where s.kind == .child {
+            s.context.performAndWait { s.context.mergeChanges(from: ids) }
+        }
     }
 
     /// Closes every scratch context (after a reset their objects belong to a store that is gone).

@@ -261,6 +261,31 @@ extension BrowserEndToEndTests {
         #expect(try sqlite(store, "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = '\(title)'") == "1")
     }
 
+    @Test("two stackscope windows on the demo store show each other's saves live (⇄ lines with the process, no R)")
+    func twoWindowsLive() throws {
+        let cache = try TestSupport.temporaryDirectory()
+        func demoWindow() throws -> (Tmux, SttySnapshot) {
+            let (tmux, before) = try shell(["XDG_CACHE_HOME": cache.path])
+            try tmux.sendLine(binary)
+            try tmux.waitFor(text: "Book · 30 objects", timeout: 60)
+            return (tmux, before)
+        }
+        let (a, aBefore) = try demoWindow()
+        defer { a.kill() }
+        let (b, bBefore) = try demoWindow()
+        defer { b.kill() }
+        try editTitle(a, to: "Saved In Window A")
+        try saveWithPreview(a)
+        // B follows by itself: the table and detail show A's title, the saves pane a ⇄ line.
+        let seen = try b.waitUntil("A's save in window B", timeout: 30) { $0.contains("Saved In Window A") && $0.contains("⇄") }
+        #expect(seen.contains("other process · transaction"))
+        try editTitle(b, to: "Saved In Window B")
+        try saveWithPreview(b)
+        try a.waitUntil("B's save in window A", timeout: 30) { $0.contains("Saved In Window B") && $0.contains("⇄") }
+        try quitAndCheck(b, bBefore)
+        try quitAndCheck(a, aBefore)
+    }
+
     @Test("q with unsaved changes in a scratch context asks first: n goes back, y quits and restores the terminal")
     func quitAsksWithUnsavedChanges() throws {
         let store = try demoStore(size: 60)
