@@ -82,16 +82,16 @@ extension ManagedObjectContext {
                 }
             }
         }
-        // Nullified links towards objects that are deleted anyway are not worth listing.
-        plan.nullified = plan.nullified.compactMap { link in
-            let remaining = link.destinations.filter { !doomed.contains($0) }
-            return remaining.isEmpty ? nil : DeletionPlan.Link(source: link.source, relationship: link.relationship, destinations: remaining)
+        // Links towards objects the delete removes anyway drop out: a nullify of them is not worth
+        // listing, and a deny found before the cascade reached its destination no longer blocks.
+        func surviving(_ links: [DeletionPlan.Link]) -> [DeletionPlan.Link] {
+            links.compactMap { link in
+                let remaining = link.destinations.filter { !doomed.contains($0) }
+                return remaining.isEmpty ? nil : DeletionPlan.Link(source: link.source, relationship: link.relationship, destinations: remaining)
+            }
         }
-        // A deny found before the cascade reached its destination may no longer block.
-        plan.denied = plan.denied.compactMap { link in
-            let remaining = link.destinations.filter { !doomed.contains($0) }
-            return remaining.isEmpty ? nil : DeletionPlan.Link(source: link.source, relationship: link.relationship, destinations: remaining)
-        }
+        plan.nullified = surviving(plan.nullified)
+        plan.denied = surviving(plan.denied)
         return plan
     }
 }

@@ -9,18 +9,15 @@ extension BrowserProgram {
 
     /// The contexts as the status bar and the picker show them, main first.
     func contextInfos() -> [ContextInfo] {
-        func pending(_ c: ManagedObjectContext) -> PendingChanges {
-            c.performAndWait { PendingChanges(inserted: c.inserted.count, updated: c.updated.count, deleted: c.deleted.count) }
-        }
         let root = session.rootContext
         let rootPolicy = root.performAndWait { root.mergePolicy.name }
         let nested = session.stack != nil
-        var out = [ContextInfo(name: "main", kind: .main, pending: pending(session.mainContext), mergePolicy: rootPolicy + (nested ? " (root)" : ""))]
+        var out = [ContextInfo(name: "main", kind: .main, pending: PendingChanges(of: session.mainContext), mergePolicy: rootPolicy + (nested ? " (root)" : ""))]
         for s in scratch.all {
             let c = s.context
             let undo = c.undoManager
             out.append(ContextInfo(
-                name: s.name, kind: s.kind, pending: pending(c),
+                name: s.name, kind: s.kind, pending: PendingChanges(of: c),
                 mergePolicy: s.kind == .child ? rootPolicy + " (root)" : c.mergePolicy.name,
                 canUndo: undo?.canUndo ?? false, canRedo: undo?.canRedo ?? false))
         }
@@ -188,7 +185,7 @@ extension BrowserProgram {
 
         case .discard:
             let ctx = data.context
-            let n = ctx.inserted.count + ctx.updated.count + ctx.deleted.count
+            let n = PendingChanges(of: ctx).total
             ctx.rollback()
             ctx.undoManager?.removeAllActions()
             dispatch(.message("Discarded \(n) changed objects in \(currentContextName)", .info))
@@ -342,7 +339,7 @@ extension BrowserProgram {
         let ctx = data.context
         let kind = currentScratch?.kind ?? .main
         let replaced = kind == .child ? Self.replacedInParent(ctx, name: currentContextName) : []
-        let counts = PendingChanges(inserted: ctx.inserted.count, updated: ctx.updated.count, deleted: ctx.deleted.count)
+        let counts = PendingChanges(of: ctx)
         do {
             conflictContext = ctx
             if ctx.hasChanges { try ctx.save() }

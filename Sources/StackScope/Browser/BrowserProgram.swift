@@ -145,8 +145,7 @@ public final class BrowserProgram {
 
     /// Keeps the status bar's pending counts and the contexts' list in step with the contexts.
     private func notePendingChanges() {
-        let c = data.context
-        let p = c.performAndWait { PendingChanges(inserted: c.inserted.count, updated: c.updated.count, deleted: c.deleted.count) }
+        let p = PendingChanges(of: data.context)
         if p != state.pendingChanges {
             _ = App.update(&state, .pendingChanged(p))
             dirty = true
@@ -329,8 +328,7 @@ public final class BrowserProgram {
             return
         }
         for t in change.transactions {
-            session.mergeIntoStack(t.objectIDs)
-            scratch.mergeIntoChildren(t.objectIDs)
+            scratch.mergeIntoStackAndChildren(t.objectIDs)
         }
     }
 

@@ -58,8 +58,7 @@ final class ScratchContexts {
             let session = session
             token = context.addDidSaveObserver { [weak self] saved in
                 if kind == .coordinator { session.coordinator.invalidateRowCache() }
-                session.mergeIntoStack(saved.objectIDs)
-                self?.mergeIntoChildren(saved.objectIDs)
+                self?.mergeIntoStackAndChildren(saved.objectIDs)
             }
         }
         let scratch = Scratch(name: name, kind: kind == .main ? .child : kind, context: context, coordinator: own, token: token)
@@ -70,7 +69,9 @@ final class ScratchContexts {
     /// Brings the child scratch contexts up to date with what was merged into the main context (as
     /// Core Data's `automaticallyMergesChangesFromParent` does): objects they hold take the new
     /// values, keeping their own unsaved changes.
-    func mergeIntoChildren(_ ids: SavedObjectIDs) {
+    /// ``BrowserSession/mergeIntoStack(_:)`` (root, then main), then the child scratch contexts.
+    func mergeIntoStackAndChildren(_ ids: SavedObjectIDs) {
+        session.mergeIntoStack(ids)
         for s in all where s.kind == .child {
             s.context.performAndWait { s.context.mergeChanges(from: ids) }
         }
