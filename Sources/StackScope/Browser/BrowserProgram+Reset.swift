@@ -16,15 +16,8 @@ extension BrowserProgram {
             return
         }
         guard let manager = session.manager else { return }
-        let job = ReplaceJob(program: ProgramRef(self))
-        DispatchQueue.global().async {
-            let result = Result { () -> (PersistentStoreManager, String) in
-                manager.persistentStoreCoordinator.removePersistentStore()
-                try StoreLocation.destroyStore(at: manager.storeURL)
-                let fresh = try PersistentStoreManager(configuration: manager.configuration)
-                return (fresh, "reset: the store file was deleted and the shared PersistentStoreManager started again on a new, empty one (dataStoreWasResetOrCreatedOnLoad = \(fresh.dataStoreWasResetOrCreatedOnLoad))")
-            }
-            job.finish(result)
+        restart(manager, after: { try StoreLocation.destroyStore(at: $0) }) { _, fresh in
+            "reset: the store file was deleted and the shared PersistentStoreManager started again on a new, empty one (dataStoreWasResetOrCreatedOnLoad = \(fresh.dataStoreWasResetOrCreatedOnLoad))"
         }
     }
 
@@ -37,18 +30,28 @@ extension BrowserProgram {
         }
         dispatch(.message("Damaging \(manager.storeURL.lastPathComponent) and restarting the shared manager …", .info))
         scratch.closeAll()
+        restart(manager, after: Self.damage) { url, fresh in
+            var note = "corrupt: damaged \(url.path); the shared manager found it unreadable"
+            if let moved = fresh.quarantinedStoreURL { note += ", quarantined it at \(moved.path)" }
+            if let why = fresh.resetReason { note += " (\(why))" }
+            return note + ", and created a fresh store: dataStoreWasResetOrCreatedOnLoad = \(fresh.dataStoreWasResetOrCreatedOnLoad)"
+        }
+    }
+
+    /// Off the main queue: closes the manager's store, does `work` to its file, opens a new manager
+    /// with the same configuration, and hands it (with the note `describe` writes) to every pane.
+    private func restart(
+        _ manager: PersistentStoreManager, after work: @escaping @Sendable (URL) throws -> Void,
+        describe: @escaping @Sendable (URL, PersistentStoreManager) -> String
+    ) {
         let job = ReplaceJob(program: ProgramRef(self))
         DispatchQueue.global().async {
             let result = Result { () -> (PersistentStoreManager, String) in
                 let url = manager.storeURL
                 manager.persistentStoreCoordinator.removePersistentStore()
-                try Self.damage(url)
+                try work(url)
                 let fresh = try PersistentStoreManager(configuration: manager.configuration)
-                var note = "corrupt: damaged \(url.path); the shared manager found it unreadable"
-                if let moved = fresh.quarantinedStoreURL { note += ", quarantined it at \(moved.path)" }
-                if let why = fresh.resetReason { note += " (\(why))" }
-                note += ", and created a fresh store: dataStoreWasResetOrCreatedOnLoad = \(fresh.dataStoreWasResetOrCreatedOnLoad)"
-                return (fresh, note)
+                return (fresh, describe(url, fresh))
             }
             job.finish(result)
         }

@@ -283,6 +283,11 @@ struct BrowserEditingTests {
         #expect(h.state.status.message?.contains("quarantined") == true)
         command(h, "reseed")
         #expect(h.waitUntil(timeout: 30) { ($0.entities.counts["Book"] ?? 0) > 0 })
+        // :reset on the demo store restarts the shared manager on a new, empty file.
+        command(h, "reset")
+        h.press("y")
+        #expect(h.waitUntil(timeout: 30) { $0.entities.counts["Book"] == 0 && $0.busy == nil })
+        #expect(h.state.saves.entries.last { $0.origin == .event }?.note?.contains("PersistentStoreManager started again") == true)
     }
 }
 
