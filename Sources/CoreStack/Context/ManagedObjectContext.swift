@@ -97,6 +97,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @exclusivity(unchecked) var deletedObjects = ObjectSet(.deleted)
     /// Changes not yet announced by objectsDidChange.
     @exclusivity(unchecked) var pendingChanges = PendingChanges()
+    /// A main-queue context has scheduled its end-of-turn ``processPendingChanges()`` (confined to
+    /// the main queue; see `noteUnannouncedChange()`).
+    var endOfTurnProcessingScheduled = false
     var observers = ContextObservers()
     let childrenLock = NSLock()
     var children: [WeakContext] = []
@@ -352,6 +355,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         insertedObjects.insert(o)
         pendingChanges.inserted.insert(o)
         o.pendingInsertion = true
+        noteUnannouncedChange()
         o.awakeFromInsert()
     }
 
@@ -401,12 +405,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             // Never saved: it simply leaves the context.
             registered[id] = nil
             pendingChanges.deleted.insert(object)
+            noteUnannouncedChange()
             return
         }
         updatedObjects.remove(object)
         object.changeState = .deleted
         deletedObjects.insert(object)
         pendingChanges.deleted.insert(object)
+        noteUnannouncedChange()
     }
 
     // MARK: Changes
@@ -421,6 +427,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if object.pendingInsertion || object.pendingUpdate { return }
         object.pendingUpdate = true
         pendingChanges.updated.insert(object)
+        noteUnannouncedChange()
     }
 
     // MARK: Faulting
