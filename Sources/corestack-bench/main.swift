@@ -130,6 +130,17 @@ struct Bench: ParsableCommand {
                          n, runs, p.storeFetch, p.contextFetch, p.propertyReads))
             return
         }
+        if mode == "queuecheck" {
+            // The always-on queue check of a context's entry points (BENCHMARKS.md, "Queue confinement").
+            let c = try QueueCheckCost.measure(calls: max(n, 100_000) * 10, runs: runs)
+            print("| call | ns per call |")
+            print("|---|---:|")
+            print(String(format: "| `isOnQueue`, private-queue context on its queue | %.2f |", c.privateCheckNanos))
+            print(String(format: "| `isOnQueue`, main-queue context on the main thread | %.2f |", c.mainCheckNanos))
+            print(String(format: "| `object(with:)` of a registered object (checked entry point) | %.2f |", c.objectWithNanos))
+            print(String(format: "| `registeredObject(for:)` of the same objects (no check) | %.2f |", c.registeredObjectNanos))
+            return
+        }
         if mode == "links" {
             print("| members | ns per link, to-one into an ordered inverse | ns per link, add to an unordered to-many |")
             print("|---:|---:|---:|")

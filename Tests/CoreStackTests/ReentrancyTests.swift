@@ -37,8 +37,9 @@ struct ReentrancyTests {
                 try child.save()
             }
             try root.save()
-            return try stack.newContext().performAndWait {
-                try stack.newContext().count(for: FetchRequest<Book>(entityName: "Book"))
+            let reader = stack.newContext()
+            return try reader.performAndWait {
+                try reader.count(for: FetchRequest<Book>(entityName: "Book"))
             }
         }
         #expect(count == 1)

@@ -101,45 +101,60 @@ public final class ObservationToken: @unchecked Sendable {
     }
 
     deinit {
-        // Observers belong to the context's queue; a token may die on any thread.
-        guard let context else { return }
-        let id = self.id
-        if context.isOnQueue {
-            context.observers.remove(id)
-        } else {
-            context.queue.async { context.observers.remove(id) }
-        }
+        // A token may die on any thread; the observer list is locked.
+        context?.observers.remove(id)
     }
 }
 
 /// The typed observers of one context.
-struct ContextObservers {
+///
+/// Registering and removing observers may happen on any thread (as with `NotificationCenter`):
+/// the lists are guarded by a lock. Delivery takes a snapshot under the lock and calls the
+/// observers after releasing it, on the context's queue, so an observer may add or remove
+/// observers (its own included) from its callback, and no user code runs under the lock.
+final class ContextObservers: @unchecked Sendable {
+    private let lock = NSLock()
     private var nextID = 0
-    private(set) var objectsDidChange: [(Int, (ObjectsDidChange) -> Void)] = []
-    private(set) var willSave: [(Int, (ManagedObjectContext) -> Void)] = []
-    private(set) var didSave: [(Int, (ContextDidSave) -> Void)] = []
+    private var objectsDidChangeList: [(Int, (ObjectsDidChange) -> Void)] = []
+    private var willSaveList: [(Int, (ManagedObjectContext) -> Void)] = []
+    private var didSaveList: [(Int, (ContextDidSave) -> Void)] = []
 
-    mutating func add(objectsDidChange f: @escaping (ObjectsDidChange) -> Void) -> Int {
-        nextID += 1
-        objectsDidChange.append((nextID, f))
-        return nextID
+    /// A snapshot of the objectsDidChange observers, in registration order.
+    var objectsDidChange: [(Int, (ObjectsDidChange) -> Void)] { lock.withLock { objectsDidChangeList } }
+    /// A snapshot of the willSave observers, in registration order.
+    var willSave: [(Int, (ManagedObjectContext) -> Void)] { lock.withLock { willSaveList } }
+    /// A snapshot of the didSave observers, in registration order.
+    var didSave: [(Int, (ContextDidSave) -> Void)] { lock.withLock { didSaveList } }
+
+    func add(objectsDidChange f: @escaping (ObjectsDidChange) -> Void) -> Int {
+        lock.withLock {
+            nextID += 1
+            objectsDidChangeList.append((nextID, f))
+            return nextID
+        }
     }
 
-    mutating func add(willSave f: @escaping (ManagedObjectContext) -> Void) -> Int {
-        nextID += 1
-        willSave.append((nextID, f))
-        return nextID
+    func add(willSave f: @escaping (ManagedObjectContext) -> Void) -> Int {
+        lock.withLock {
+            nextID += 1
+            willSaveList.append((nextID, f))
+            return nextID
+        }
     }
 
-    mutating func add(didSave f: @escaping (ContextDidSave) -> Void) -> Int {
-        nextID += 1
-        didSave.append((nextID, f))
-        return nextID
+    func add(didSave f: @escaping (ContextDidSave) -> Void) -> Int {
+        lock.withLock {
+            nextID += 1
+            didSaveList.append((nextID, f))
+            return nextID
+        }
     }
 
-    mutating func remove(_ id: Int) {
-        objectsDidChange.removeAll { $0.0 == id }
-        willSave.removeAll { $0.0 == id }
-        didSave.removeAll { $0.0 == id }
+    func remove(_ id: Int) {
+        lock.withLock {
+            objectsDidChangeList.removeAll { $0.0 == id }
+            willSaveList.removeAll { $0.0 == id }
+            didSaveList.removeAll { $0.0 == id }
+        }
     }
 }

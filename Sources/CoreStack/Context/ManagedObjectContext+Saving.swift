@@ -555,6 +555,7 @@ extension ManagedObjectContext {
 
     /// Turns every unchanged object back into a fault (Core Data's `refreshAllObjects`).
     public func refreshAllObjects() {
+        checkQueue()
         for o in registered.values where !o.hasChanges { refresh(o, mergeChanges: false) }
         processPendingChanges()
     }

@@ -15,9 +15,12 @@ import OrderedCollections
 /// ```
 ///
 /// Objects belong to the context's queue: use them inside ``perform(_:)-(()->Void)`` or
-/// ``performAndWait(_:)``, and pass ``ManagedObjectID``s between contexts. Set the environment
-/// variable `CORESTACK_CONCURRENCY_DEBUG=1` to trap any use from the wrong queue, like Core Data's
-/// concurrency debug flag.
+/// ``performAndWait(_:)``, and pass ``ManagedObjectID``s between contexts. The context's entry
+/// points (fetch, count, save, insert, delete, `object(with:)`, `existingObject(with:)`, refresh,
+/// rollback, reset, batch requests) always trap when called off its queue, naming the context, its
+/// queue and the calling thread; observers may be added and removed from any thread and are called
+/// on the context's queue. Set the environment variable `CORESTACK_CONCURRENCY_DEBUG=1` to also
+/// check every fault and property change of its objects, like Core Data's concurrency debug flag.
 ///
 /// On Linux the main queue runs only while the main thread services it (`dispatchMain()`, a run
 /// loop, or the main actor): never wait on a main-queue context from the main thread's own work.
@@ -100,7 +103,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// A main-queue context has scheduled its end-of-turn ``processPendingChanges()`` (confined to
     /// the main queue; see `noteUnannouncedChange()`).
     var endOfTurnProcessingScheduled = false
-    var observers = ContextObservers()
+    /// Registration from any thread; delivery on the context's queue (see ``ContextObservers``).
+    let observers = ContextObservers()
     let childrenLock = NSLock()
     var children: [WeakContext] = []
     /// What this context's objects hold to reach it (see ``ManagedObject/managedObjectContext``).
@@ -236,11 +240,34 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
     }
 
-    /// Traps when concurrency debugging is on and the caller is off the context's queue.
+    /// Traps when the caller is off the context's queue: the entry points of a context (fetch,
+    /// count, save, insert, delete, `object(with:)`, `existingObject(with:)`, refresh, rollback,
+    /// reset, batch requests) check it always, as the cost is one queue-specific look-up per call
+    /// (see BENCHMARKS.md, "Queue confinement"). Use `perform` / `performAndWait`, or, for a
+    /// main-queue context, the main thread.
+    ///
+    /// ```swift
+    /// try context.performAndWait { try context.save() }   // not context.save() from elsewhere
+    /// ```
+    @inline(__always)
     func checkQueue(_ function: StaticString = #function) {
-        if Self.concurrencyDebug && !isOnQueue {
-            preconditionFailure("CoreStack concurrency violation: \(function) called off the queue of \(self)")
-        }
+        if !isOnQueue { queueViolation(function) }
+    }
+
+    /// The per-object check (fault firing, property changes): only with
+    /// `CORESTACK_CONCURRENCY_DEBUG=1`, as it runs on every property access.
+    @inline(__always)
+    func debugCheckQueue(_ function: StaticString = #function) {
+        if Self.concurrencyDebug && !isOnQueue { queueViolation(function) }
+    }
+
+    @inline(never)
+    func queueViolation(_ function: StaticString) -> Never {
+        let name = Thread.current.name.map { $0.isEmpty ? "" : " \"\($0)\"" } ?? ""
+        let thread = Thread.isMainThread ? "the main thread" : "thread \(pthread_self())\(name)"
+        preconditionFailure(
+            "CoreStack concurrency violation: \(function) called on \(self) from \(thread), off the context's "
+                + "queue \"\(queue.label)\"; use perform or performAndWait")
     }
 
     // MARK: Registered objects
@@ -418,6 +445,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // MARK: Changes
 
     func objectDidChange(_ object: ManagedObject, transientOnly: Bool = false) {
+        debugCheckQueue()
         if object.changeState == .clean && !transientOnly {
             object.changeState = .updated
             updatedObjects.insert(object)
@@ -433,7 +461,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // MARK: Faulting
 
     func fireFault(_ object: ManagedObject) throws {
-        checkQueue()
+        debugCheckQueue()
         let id = object.objectID
         let batchIDs: [ManagedObjectID]
         if let batch = object.faultBatch {
