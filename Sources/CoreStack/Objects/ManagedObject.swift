@@ -37,7 +37,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// cost a fetch or an insert of 100,000 objects about 2 ms each).
     @exclusivity(unchecked) var contextLink: ContextLink?
 
-    // Storage: one slot per attribute and per relationship (see DESIGN.md). The one-byte states
+    // Storage: one slot per attribute and per relationship (see Docs/Architecture.md). The one-byte states
     // and the 4-byte set positions come last, packed together: stored properties are laid out in
     // declaration order, and every byte of an object counts when a fetch makes 100,000 of them.
     // The hot fields opt out of run-time exclusivity checks (two `swift_beginAccess` calls per

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// A store in an SQLite file with Core Data's own layout (spec/coredata-sqlite-format.md), so a
+/// A store in an SQLite file with Core Data's own layout (Docs/CoreDataFileFormat.md), so a
 /// store written by an Apple app opens here and the other way round.
 ///
 /// ```swift
