@@ -100,6 +100,7 @@ public enum AttributeValue: Sendable, Hashable {
 }
 
 extension AttributeValue: CustomStringConvertible {
+    /// The value as text, for logs and the browser.
     public var description: String {
         switch self {
         case .null: "nil"
@@ -119,9 +120,13 @@ extension AttributeValue: CustomStringConvertible {
 extension AttributeValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
 {
+    /// `"Dune"` is `.string("Dune")`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `3` is `.integer(3)`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// `1.5` is `.double(1.5)`.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `true` is `.bool(true)`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 

@@ -96,7 +96,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Inserted, updated or deleted.
     public var hasChanges: Bool { changeState != .clean }
 
+    /// Identity: two objects are equal only when they are the same instance.
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// The hash `Set` and `Dictionary` use: the object's address through a cheap mix, instead of
@@ -108,6 +110,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         return Int(truncatingIfNeeded: x ^ (x &>> 33))
     }
 
+    /// The entity, the ID and, unless a fault, every attribute value.
     open var description: String {
         if isFault { return "<\(entity.name) \(objectID): fault>" }
         let attrs = entity.allAttributes.enumerated().map { "\($1.name)=\(values[$0])" }
