@@ -61,6 +61,7 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A context has no coordinator and no parent, or the coordinator has no store.
     case noStore(String)
 
+    /// A one-line message a person can act on.
     public var description: String {
         switch self {
         case let .invalidModel(entity, property, reason):

@@ -11,13 +11,21 @@ extension Notification.Name {
 
 /// Core Data's user-info keys for context notifications.
 public enum ContextNotificationKey {
+    /// The inserted objects (`Set<ManagedObject>`).
     public static let inserted = "inserted"
+    /// The updated objects (`Set<ManagedObject>`).
     public static let updated = "updated"
+    /// The deleted objects (`Set<ManagedObject>`).
     public static let deleted = "deleted"
+    /// The refreshed objects (`Set<ManagedObject>`, objectsDidChange only).
     public static let refreshed = "refreshed"
+    /// Present (true) when the context was reset (objectsDidChange only).
     public static let invalidatedAll = "invalidatedAll"
+    /// The inserted objects' IDs (`Set<ManagedObjectID>`, did-save only).
     public static let insertedObjectIDs = "inserted_objectIDs"
+    /// The updated objects' IDs (`Set<ManagedObjectID>`, did-save only).
     public static let updatedObjectIDs = "updated_objectIDs"
+    /// The deleted objects' IDs (`Set<ManagedObjectID>`, did-save only).
     public static let deletedObjectIDs = "deleted_objectIDs"
 }
 
@@ -29,10 +37,15 @@ public enum ContextNotificationKey {
 /// }
 /// ```
 public struct ObjectsDidChange {
+    /// The context that changed.
     public let context: ManagedObjectContext
+    /// Objects inserted since the last objectsDidChange.
     public let inserted: Set<ManagedObject>
+    /// Objects changed since the last objectsDidChange.
     public let updated: Set<ManagedObject>
+    /// Objects deleted since the last objectsDidChange.
     public let deleted: Set<ManagedObject>
+    /// Objects refreshed from newer saved state (by a merge, a refresh or a rollback).
     public let refreshed: Set<ManagedObject>
     /// True after ``ManagedObjectContext/reset()``: every object is gone.
     public let invalidatedAll: Bool
@@ -46,9 +59,13 @@ public struct ObjectsDidChange {
 /// }
 /// ```
 public struct ContextDidSave {
+    /// The context that saved.
     public let context: ManagedObjectContext
+    /// Objects the save inserted.
     public let inserted: Set<ManagedObject>
+    /// Objects the save updated.
     public let updated: Set<ManagedObject>
+    /// Objects the save deleted.
     public let deleted: Set<ManagedObject>
     /// The IDs of the saved objects, to hand to other queues.
     public let objectIDs: SavedObjectIDs
@@ -76,16 +93,25 @@ public struct ContextDidSave {
 
 /// The IDs of what a save wrote: Sendable, for merging into other contexts.
 public struct SavedObjectIDs: Sendable, Hashable {
+    /// IDs of inserted objects (permanent).
     public var inserted: Set<ManagedObjectID>
+    /// IDs of updated objects.
     public var updated: Set<ManagedObjectID>
+    /// IDs of deleted objects.
     public var deleted: Set<ManagedObjectID>
 
+    /// ID sets, for merging changes made elsewhere.
+    ///
+    /// ```swift
+    /// context.mergeChanges(from: SavedObjectIDs(updated: [bookID]))
+    /// ```
     public init(inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = []) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
     }
 
+    /// Whether no ID is listed.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 

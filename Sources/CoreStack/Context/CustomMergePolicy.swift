@@ -46,10 +46,12 @@ public struct CustomMergePolicy: Sendable, Hashable {
         self.resolver = resolve
     }
 
+    /// Two policies are equal when they are the same policy (made by the same `init` call).
     public static func == (lhs: CustomMergePolicy, rhs: CustomMergePolicy) -> Bool {
         lhs.identity === rhs.identity
     }
 
+    /// Hashes the name and identity.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(ObjectIdentifier(identity))

@@ -16,7 +16,9 @@ public struct DeletionPlan: Sendable, Hashable {
         public var source: ManagedObjectID
         /// The relationship on `source` (by name) and the objects it points at.
         public var relationship: String
+        /// The objects that relationship points at.
         public var destinations: [ManagedObjectID]
+        /// A link from `source` through `relationship` to `destinations`.
         public init(source: ManagedObjectID, relationship: String, destinations: [ManagedObjectID]) {
             self.source = source
             self.relationship = relationship
@@ -33,6 +35,7 @@ public struct DeletionPlan: Sendable, Hashable {
     /// Deny rules with live destinations: the save would fail with ``CoreStackError/deleteDenied(entity:relationship:objectID:)``.
     public var denied: [Link] = []
 
+    /// An empty plan for `object`.
     public init(object: ManagedObjectID) {
         self.object = object
     }

@@ -160,6 +160,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
     }
 
+    /// The context's name and queue kind.
     public var description: String {
         "<ManagedObjectContext \(name ?? "unnamed") \(concurrencyType == .mainQueue ? "main" : "private")>"
     }

@@ -25,6 +25,7 @@ public struct MergeResolution: Sendable, Equatable {
     /// context deleted it (the delete went through).
     public var winners: [String: PropertyValue]
 
+    /// A resolution: the conflict, the policy that settled it and the winning values.
     public init(conflict: MergeConflict, policy: MergePolicy, winners: [String: PropertyValue]) {
         self.conflict = conflict
         self.policy = policy

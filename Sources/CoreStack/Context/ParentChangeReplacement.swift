@@ -20,6 +20,7 @@ public struct ParentChangeReplacement: Sendable, Hashable {
     /// The child's value, now the parent's.
     public var childValue: PropertyValue
 
+    /// A replaced pending change of `propertyName` on `objectID`.
     public init(objectID: ManagedObjectID, propertyName: String, parentValue: PropertyValue, childValue: PropertyValue) {
         self.objectID = objectID
         self.propertyName = propertyName

@@ -17,6 +17,7 @@ public struct BatchDeleteRequest: Sendable {
     /// These objects instead of a predicate (all of the entity or its sub-entities).
     public var objectIDs: [ManagedObjectID]?
 
+    /// Deletes the objects of `entityName` that match `predicate` (all when nil).
     public init(entityName: String, predicate: Predicate? = nil) {
         self.entityName = entityName
         self.predicate = predicate

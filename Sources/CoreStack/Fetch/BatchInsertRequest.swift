@@ -15,6 +15,7 @@ public struct BatchInsertRequest: Sendable {
     /// One dictionary per object: attribute name → value.
     public var objects: [[String: AttributeValue]]
 
+    /// Inserts one object per dictionary of attribute values.
     public init(entityName: String, objects: [[String: AttributeValue]]) {
         self.entityName = entityName
         self.objects = objects

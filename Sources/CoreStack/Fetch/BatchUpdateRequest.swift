@@ -19,6 +19,7 @@ public struct BatchUpdateRequest: Sendable {
     /// Whether objects of sub-entities are changed too.
     public var includesSubentities = true
 
+    /// Sets `propertiesToUpdate` on the objects of `entityName` that match `predicate` (all when nil).
     public init(entityName: String, predicate: Predicate? = nil, propertiesToUpdate: [String: AttributeValue] = [:]) {
         self.entityName = entityName
         self.predicate = predicate

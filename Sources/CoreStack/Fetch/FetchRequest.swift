@@ -55,6 +55,11 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// The shape of the results, for ``ManagedObjectContext/execute(_:)``.
     public var resultType: ResultType = .managedObject
 
+    /// A request for objects of `entityName` (nil: the entity mapped to `T`), filtered and sorted.
+    ///
+    /// ```swift
+    /// let request = FetchRequest<Book>(entityName: "Book", predicate: .key("pages") > 300, sortDescriptors: [SortDescriptor("title")])
+    /// ```
     public init(entityName: String? = nil, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = []) {
         self.entityName = entityName
         self.predicate = predicate

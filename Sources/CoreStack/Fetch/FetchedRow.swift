@@ -18,6 +18,7 @@ public struct FetchedRow: Sendable {
     /// when the stream was asked for no to-many relationships.
     public var toMany: [Int: [ManagedObjectID]]
 
+    /// A row from its ID, snapshot and to-many destinations.
     public init(objectID: ManagedObjectID, snapshot: RowSnapshot, toMany: [Int: [ManagedObjectID]] = [:]) {
         self.objectID = objectID
         self.snapshot = snapshot

@@ -32,6 +32,11 @@ public indirect enum Predicate: Sendable, Hashable {
     /// A key path, to start a comparison: `.key("title").beginsWith("Du")`.
     public static func key(_ path: String) -> Expression { .keyPath(path) }
 
+    /// `a AND b` (nested ANDs are flattened).
+    ///
+    /// ```swift
+    /// let p: Predicate = .key("pages") > 100 && .key("title").beginsWith("Du")
+    /// ```
     public static func && (lhs: Predicate, rhs: Predicate) -> Predicate {
         switch (lhs, rhs) {
         case let (.and(a), .and(b)): .and(a + b)
@@ -41,6 +46,7 @@ public indirect enum Predicate: Sendable, Hashable {
         }
     }
 
+    /// `a OR b` (nested ORs are flattened).
     public static func || (lhs: Predicate, rhs: Predicate) -> Predicate {
         switch (lhs, rhs) {
         case let (.or(a), .or(b)): .or(a + b)
@@ -96,18 +102,28 @@ public struct Comparison: Sendable, Hashable {
 
     /// String comparison options: `[c]`, `[d]`, `[cd]`.
     public struct Options: OptionSet, Sendable, Hashable {
+        /// The option bits.
         public let rawValue: Int
+        /// Options from their bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// `[c]`: case-insensitive.
         public static let caseInsensitive = Options(rawValue: 1)
+        /// `[d]`: diacritic-insensitive.
         public static let diacriticInsensitive = Options(rawValue: 2)
     }
 
+    /// The left-hand expression (usually a key path).
     public var left: Expression
+    /// The operator.
     public var op: Operator
+    /// The right-hand expression (usually a constant).
     public var right: Expression
+    /// The operator.
     public var options: Options
+    /// `ANY`/`ALL` for a to-many key path on the left.
     public var modifier: Modifier
 
+    /// A comparison `left op right`.
     public init(_ left: Expression, _ op: Operator, _ right: Expression, options: Options = [], modifier: Modifier = .direct) {
         self.left = left
         self.op = op
@@ -154,21 +170,27 @@ public indirect enum Expression: Sendable, Hashable {
 
     // MARK: Building comparisons
 
+    /// `key == value`.
     public static func == (lhs: Expression, rhs: AttributeValue) -> Predicate {
         .comparison(Comparison(lhs, .equal, .constant(rhs)))
     }
+    /// `key != value`.
     public static func != (lhs: Expression, rhs: AttributeValue) -> Predicate {
         .comparison(Comparison(lhs, .notEqual, .constant(rhs)))
     }
+    /// `key < value`.
     public static func < (lhs: Expression, rhs: AttributeValue) -> Predicate {
         .comparison(Comparison(lhs, .lessThan, .constant(rhs)))
     }
+    /// `key <= value`.
     public static func <= (lhs: Expression, rhs: AttributeValue) -> Predicate {
         .comparison(Comparison(lhs, .lessThanOrEqual, .constant(rhs)))
     }
+    /// `key > value`.
     public static func > (lhs: Expression, rhs: AttributeValue) -> Predicate {
         .comparison(Comparison(lhs, .greaterThan, .constant(rhs)))
     }
+    /// `key >= value`.
     public static func >= (lhs: Expression, rhs: AttributeValue) -> Predicate {
         .comparison(Comparison(lhs, .greaterThanOrEqual, .constant(rhs)))
     }
@@ -185,24 +207,31 @@ public indirect enum Expression: Sendable, Hashable {
         .comparison(Comparison(lhs, .equal, .object(rhs)))
     }
 
+    /// `key BEGINSWITH s` (`options`: `[c]`, `[d]`).
     public func beginsWith(_ s: String, options: Comparison.Options = []) -> Predicate {
         .comparison(Comparison(self, .beginsWith, .constant(.string(s)), options: options))
     }
+    /// `key ENDSWITH s`.
     public func endsWith(_ s: String, options: Comparison.Options = []) -> Predicate {
         .comparison(Comparison(self, .endsWith, .constant(.string(s)), options: options))
     }
+    /// `key CONTAINS s`.
     public func contains(_ s: String, options: Comparison.Options = []) -> Predicate {
         .comparison(Comparison(self, .contains, .constant(.string(s)), options: options))
     }
+    /// `key LIKE pattern` (`*` and `?` wildcards).
     public func like(_ pattern: String, options: Comparison.Options = []) -> Predicate {
         .comparison(Comparison(self, .like, .constant(.string(pattern)), options: options))
     }
+    /// `key MATCHES regex` (ICU regular expression, whole string).
     public func matches(_ regex: String, options: Comparison.Options = []) -> Predicate {
         .comparison(Comparison(self, .matches, .constant(.string(regex)), options: options))
     }
+    /// `key IN {values}`.
     public func `in`(_ values: [AttributeValue]) -> Predicate {
         .comparison(Comparison(self, .in, .list(values.map { .constant($0) })))
     }
+    /// `key BETWEEN {low, high}` (both ends included).
     public func between(_ low: AttributeValue, _ high: AttributeValue) -> Predicate {
         .comparison(Comparison(self, .between, .list([.constant(low), .constant(high)])))
     }

@@ -24,6 +24,11 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// How strings compare.
     public var comparison: Comparison
 
+    /// Sorts on a key path; `comparison` chooses how strings compare.
+    ///
+    /// ```swift
+    /// SortDescriptor("title", ascending: false)
+    /// ```
     public init(_ key: String, ascending: Bool = true, comparison: Comparison = .default) {
         self.key = key
         self.ascending = ascending
@@ -35,5 +40,6 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
         self.init(key, ascending: ascending)
     }
 
+    /// `key ASC` or `key DESC`.
     public var description: String { "\(key) \(ascending ? "ASC" : "DESC")" }
 }

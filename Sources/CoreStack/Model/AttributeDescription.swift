@@ -44,6 +44,11 @@ public struct AttributeDescription: Sendable, Hashable {
     /// ```
     public var preservesValueInHistoryOnDeletion = false
 
+    /// An attribute. Only the name and type are required: it is optional, stored and not indexed by default.
+    ///
+    /// ```swift
+    /// let pages = AttributeDescription("pages", .integer32, isOptional: false, defaultValue: 0, minValue: 1)
+    /// ```
     public init(
         _ name: String,
         _ type: AttributeType,

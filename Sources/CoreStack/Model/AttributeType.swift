@@ -66,6 +66,7 @@ public enum AttributeType: Int, Sendable, Hashable, CaseIterable, CustomStringCo
         }
     }
 
+    /// The type's name in Xcode (`"Integer 32"`).
     public var description: String { xcodeName }
 
     /// The column type Core Data declares for this attribute type.

@@ -3,7 +3,7 @@ import Foundation
 /// A value held in one property slot of a managed object or a store row.
 ///
 /// Managed objects keep their attribute values in an array of these, indexed by property, rather
-/// than in a `[String: Any]` (see DESIGN.md: ~10× cheaper to build and read).
+/// than in a `[String: Any]` (see Docs/Architecture.md: ~10× cheaper to build and read).
 ///
 /// ```swift
 /// let title: AttributeValue = "Dune"      // .string("Dune")
@@ -100,6 +100,7 @@ public enum AttributeValue: Sendable, Hashable {
 }
 
 extension AttributeValue: CustomStringConvertible {
+    /// The value as text, for logs and the browser.
     public var description: String {
         switch self {
         case .null: "nil"
@@ -119,9 +120,13 @@ extension AttributeValue: CustomStringConvertible {
 extension AttributeValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral
 {
+    /// `"Dune"` is `.string("Dune")`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `3` is `.integer(3)`.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// `1.5` is `.double(1.5)`.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `true` is `.bool(true)`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 

@@ -160,6 +160,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             userInfo: userInfo)
     }
 
+    /// The entity's name.
     public var description: String { name }
 
     /// The root of this entity's inheritance tree (itself for a root entity).
@@ -232,15 +233,21 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 public struct FetchIndexDescription: Sendable, Hashable {
     /// One property of the index.
     public struct Element: Sendable, Hashable {
+        /// The property indexed.
         public var property: String
+        /// Ascending (true) or descending order.
         public var ascending: Bool
+        /// One element of an index.
         public init(property: String, ascending: Bool = true) {
             self.property = property
             self.ascending = ascending
         }
     }
+    /// The index's name (`Z_<Entity>_<name>` in SQLite).
     public var name: String
+    /// The indexed properties, in order.
     public var elements: [Element]
+    /// A fetch index named `name` over `elements`.
     public init(name: String, elements: [Element]) {
         self.name = name
         self.elements = elements
@@ -252,6 +259,7 @@ public enum PropertyDescription: Sendable, Hashable {
     case attribute(AttributeDescription)
     case relationship(RelationshipDescription)
 
+    /// The property's name.
     public var name: String {
         switch self {
         case let .attribute(a): a.name
@@ -265,24 +273,38 @@ public enum PropertyDescription: Sendable, Hashable {
 /// The result builder that lists an entity's properties.
 @resultBuilder
 public enum PropertyBuilder {
+    /// One item of the builder.
     public static func buildExpression(_ a: AttributeDescription) -> [PropertyDescription] { [.attribute(a)] }
+    /// One item of the builder.
     public static func buildExpression(_ r: RelationshipDescription) -> [PropertyDescription] { [.relationship(r)] }
+    /// One item of the builder.
     public static func buildExpression(_ p: [PropertyDescription]) -> [PropertyDescription] { p }
+    /// The items of a block, in order.
     public static func buildBlock(_ parts: [PropertyDescription]...) -> [PropertyDescription] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its items, or none.
     public static func buildOptional(_ p: [PropertyDescription]?) -> [PropertyDescription] { p ?? [] }
+    /// One branch of an `if`/`else` or `switch`.
     public static func buildEither(first p: [PropertyDescription]) -> [PropertyDescription] { p }
+    /// One branch of an `if`/`else` or `switch`.
     public static func buildEither(second p: [PropertyDescription]) -> [PropertyDescription] { p }
+    /// The items of a `for` loop.
     public static func buildArray(_ p: [[PropertyDescription]]) -> [PropertyDescription] { p.flatMap { $0 } }
 }
 
 /// The result builder that lists a model's entities.
 @resultBuilder
 public enum EntityBuilder {
+    /// One item of the builder.
     public static func buildExpression(_ e: EntityDescription) -> [EntityDescription] { [e] }
+    /// The items of a block, in order.
     public static func buildBlock(_ parts: [EntityDescription]...) -> [EntityDescription] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its items, or none.
     public static func buildOptional(_ p: [EntityDescription]?) -> [EntityDescription] { p ?? [] }
+    /// One branch of an `if`/`else` or `switch`.
     public static func buildEither(first p: [EntityDescription]) -> [EntityDescription] { p }
+    /// One branch of an `if`/`else` or `switch`.
     public static func buildEither(second p: [EntityDescription]) -> [EntityDescription] { p }
+    /// The items of a `for` loop.
     public static func buildArray(_ p: [[EntityDescription]]) -> [EntityDescription] { p.flatMap { $0 } }
 }
 

@@ -113,6 +113,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
     }
 
+    /// The model's version name and its entities.
     public var description: String {
         "ManagedObjectModel(\(versionName ?? "unnamed"): \(entities.map(\.name).joined(separator: ", ")))"
     }
@@ -283,14 +284,22 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
 /// template?.predicateString // "year > 2000"
 /// ```
 public struct FetchRequestTemplate: Sendable, Hashable {
+    /// The template's name.
     public var name: String
+    /// The entity it fetches.
     public var entityName: String
+    /// The predicate in Core Data's format, unparsed (nil: every object).
     public var predicateString: String?
+    /// At most this many results (nil: no limit).
     public var fetchLimit: Int?
+    /// The batch size (nil: not batched).
     public var fetchBatchSize: Int?
+    /// Whether objects of sub-entities are included.
     public var includesSubentities: Bool
+    /// Whether results come back as faults.
     public var returnsObjectsAsFaults: Bool
 
+    /// A template; every option but the name and entity has Core Data's default.
     public init(
         name: String, entityName: String, predicateString: String? = nil, fetchLimit: Int? = nil,
         fetchBatchSize: Int? = nil, includesSubentities: Bool = true, returnsObjectsAsFaults: Bool = true

@@ -15,6 +15,7 @@ public struct ManagedObjectModelBundle: Sendable {
     /// The current version (from `.xccurrentversion`, or the only one).
     public let currentVersion: ManagedObjectModel
 
+    /// A bundle of model versions; `currentVersion` should be one of `versions`.
     public init(name: String, versions: [ManagedObjectModel], currentVersion: ManagedObjectModel) {
         self.name = name
         self.versions = versions

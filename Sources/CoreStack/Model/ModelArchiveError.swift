@@ -22,11 +22,13 @@ public struct ModelArchiveError: Error, Sendable, Equatable, CustomStringConvert
     /// What is wrong.
     public var reason: String
 
+    /// An error about `source` at `location`.
     public init(source: String, location: String, reason: String) {
         self.source = source
         self.location = location
         self.reason = reason
     }
 
+    /// `cannot read the model in <source>, <location>: <reason>`.
     public var description: String { "cannot read the model in \(source), \(location): \(reason)" }
 }

@@ -22,6 +22,7 @@ public enum ModelOrigin: Sendable, Hashable, CustomStringConvertible {
     /// Inferred from a store's tables (`Z_PRIMARYKEY`, columns, join tables): a store with no model cache.
     case inferredFromSchema
 
+    /// Where the model came from, as text.
     public var description: String {
         switch self {
         case .built: "built in code"

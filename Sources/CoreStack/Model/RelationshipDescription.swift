@@ -48,6 +48,11 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// Free-form user info from the model file.
     public var userInfo: [String: String]
 
+    /// A relationship to the entity named `destination`; name its `inverse` so both sides stay in step. To-one, optional and nullify by default.
+    ///
+    /// ```swift
+    /// let books = RelationshipDescription("books", destination: "Book", inverse: "author", toMany: true)
+    /// ```
     public init(
         _ name: String,
         destination: String,

@@ -20,110 +20,155 @@ public protocol AttributeValueConvertible {
 // (for `Date?` especially: Optional's conformance is generic and otherwise looks up metadata).
 
 extension String: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.string(self)`.
     @inlinable public var attributeValue: AttributeValue { .string(self) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { guard let s = v.stringValue else { return nil }; self = s }
+    /// What a non-optional property of this type reads when nothing is stored: `""`.
     @inlinable public static var absentValue: String { "" }
 }
 
 extension Int: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.integer(Int64(self))`.
     @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { guard let i = v.integerValue else { return nil }; self = Int(i) }
+    /// What a non-optional property of this type reads when nothing is stored: `0`.
     @inlinable public static var absentValue: Int { 0 }
 }
 
 extension Int16: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.integer(Int64(self))`.
     @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value or one out of range.
     @inlinable public init?(attributeValue v: AttributeValue) {
         guard let i = v.integerValue, let x = Int16(exactly: i) else { return nil }
         self = x
     }
+    /// What a non-optional property of this type reads when nothing is stored: `0`.
     @inlinable public static var absentValue: Int16 { 0 }
 }
 
 extension Int32: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.integer(Int64(self))`.
     @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value or one out of range.
     @inlinable public init?(attributeValue v: AttributeValue) {
         guard let i = v.integerValue, let x = Int32(exactly: i) else { return nil }
         self = x
     }
+    /// What a non-optional property of this type reads when nothing is stored: `0`.
     @inlinable public static var absentValue: Int32 { 0 }
 }
 
 extension Int64: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.integer(self)`.
     @inlinable public var attributeValue: AttributeValue { .integer(self) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { guard let i = v.integerValue else { return nil }; self = i }
+    /// What a non-optional property of this type reads when nothing is stored: `0`.
     @inlinable public static var absentValue: Int64 { 0 }
 }
 
 extension Double: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.double(self)`.
     @inlinable public var attributeValue: AttributeValue { .double(self) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) {
         if case .date = v { return nil }
         guard let d = v.doubleValue else { return nil }
         self = d
     }
+    /// What a non-optional property of this type reads when nothing is stored: `0`.
     @inlinable public static var absentValue: Double { 0 }
 }
 
 extension Float: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.double(Double(self))`.
     @inlinable public var attributeValue: AttributeValue { .double(Double(self)) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) {
         if case .date = v { return nil }
         guard let d = v.doubleValue else { return nil }
         self = Float(d)
     }
+    /// What a non-optional property of this type reads when nothing is stored: `0`.
     @inlinable public static var absentValue: Float { 0 }
 }
 
 extension Bool: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.bool(self)`.
     @inlinable public var attributeValue: AttributeValue { .bool(self) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { guard let b = v.boolValue else { return nil }; self = b }
+    /// What a non-optional property of this type reads when nothing is stored: `false`.
     @inlinable public static var absentValue: Bool { false }
 }
 
 extension Date: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.date(self)`.
     @inlinable public var attributeValue: AttributeValue { .date(self) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { guard let d = v.dateValue else { return nil }; self = d }
+    /// What a non-optional property of this type reads when nothing is stored: `Date(timeIntervalSinceReferenceDate: 0)`.
     @inlinable public static var absentValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
 }
 
 extension Data: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.data(self)`.
     @inlinable public var attributeValue: AttributeValue { .data(self) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { guard let d = v.dataValue else { return nil }; self = d }
+    /// What a non-optional property of this type reads when nothing is stored: `Data()`.
     @inlinable public static var absentValue: Data { Data() }
 }
 
 extension UUID: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.uuid(self)`.
     @inlinable public var attributeValue: AttributeValue { .uuid(self) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { guard let u = v.uuidValue else { return nil }; self = u }
+    /// What a non-optional property of this type reads when nothing is stored: `UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))`.
     @inlinable public static var absentValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
 }
 
 extension URL: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.url(self)`.
     @inlinable public var attributeValue: AttributeValue { .url(self) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { guard let u = v.urlValue else { return nil }; self = u }
+    /// What a non-optional property of this type reads when nothing is stored: `URL(fileURLWithPath: "/")`.
     @inlinable public static var absentValue: URL { URL(fileURLWithPath: "/") }
 }
 
 extension Decimal: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `.decimal(self)`.
     @inlinable public var attributeValue: AttributeValue { .decimal(self) }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { guard let d = v.decimalValue else { return nil }; self = d }
+    /// What a non-optional property of this type reads when nothing is stored: `0`.
     @inlinable public static var absentValue: Decimal { 0 }
 }
 
 extension AttributeValue: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `self`.
     @inlinable public var attributeValue: AttributeValue { self }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) { self = v }
+    /// What a non-optional property of this type reads when nothing is stored: `.null`.
     @inlinable public static var absentValue: AttributeValue { .null }
 }
 
 extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConvertible {
+    /// The value as an ``AttributeValue``: `self?.attributeValue ?? .null`.
     @inlinable public var attributeValue: AttributeValue { self?.attributeValue ?? .null }
+    /// Reads the value from `v`; nil when `v` holds another kind of value.
     @inlinable public init?(attributeValue v: AttributeValue) {
         if v.isNull { self = .none; return }
         guard let w = Wrapped(attributeValue: v) else { return nil }
         self = .some(w)
     }
+    /// What a non-optional property of this type reads when nothing is stored: `nil`.
     @inlinable public static var absentValue: Wrapped? { nil }
 }
 

@@ -37,7 +37,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// cost a fetch or an insert of 100,000 objects about 2 ms each).
     @exclusivity(unchecked) var contextLink: ContextLink?
 
-    // Storage: one slot per attribute and per relationship (see DESIGN.md). The one-byte states
+    // Storage: one slot per attribute and per relationship (see Docs/Architecture.md). The one-byte states
     // and the 4-byte set positions come last, packed together: stored properties are laid out in
     // declaration order, and every byte of an object counts when a fetch makes 100,000 of them.
     // The hot fields opt out of run-time exclusivity checks (two `swift_beginAccess` calls per
@@ -96,7 +96,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Inserted, updated or deleted.
     public var hasChanges: Bool { changeState != .clean }
 
+    /// Identity: two objects are equal only when they are the same instance.
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// The hash `Set` and `Dictionary` use: the object's address through a cheap mix, instead of
@@ -108,6 +110,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         return Int(truncatingIfNeeded: x ^ (x &>> 33))
     }
 
+    /// The entity, the ID and, unless a fault, every attribute value.
     open var description: String {
         if isFault { return "<\(entity.name) \(objectID): fault>" }
         let attrs = entity.allAttributes.enumerated().map { "\($1.name)=\(values[$0])" }

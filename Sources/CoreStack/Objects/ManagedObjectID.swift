@@ -85,13 +85,16 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
         return URL(string: text) ?? URL(fileURLWithPath: "/")
     }
 
+    /// The URI representation, as text.
     public var description: String { uriRepresentation().absoluteString }
 
+    /// Same entity, store, kind (temporary or permanent) and key.
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
         lhs.rawKey == rhs.rawKey && lhs._entity === rhs._entity && lhs.storeToken == rhs.storeToken
             && lhs.isTemporary == rhs.isTemporary
     }
 
+    /// Hashes the ID's precomputed hash.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fastHash)
     }

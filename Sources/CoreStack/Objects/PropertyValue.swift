@@ -12,6 +12,7 @@ public enum PropertyValue: Sendable, Hashable, CustomStringConvertible {
     case toOne(ManagedObjectID?)
     case toMany([ManagedObjectID])
 
+    /// The value as text: the attribute value, or the destination IDs.
     public var description: String {
         switch self {
         case let .attribute(v): v.description

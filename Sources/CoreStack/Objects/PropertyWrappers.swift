@@ -14,10 +14,13 @@ import Foundation
 /// ```
 @propertyWrapper
 public struct Attribute<Value: AttributeValueConvertible> {
+    /// The name of the property in the entity.
     public let key: String
 
+    /// A wrapper for the property named `key`.
     public init(_ key: String) { self.key = key }
 
+    /// Unavailable: the wrapper works only through the enclosing ``ManagedObject`` (see the subscript).
     @available(*, unavailable, message: "@Attribute is only available on ManagedObject subclasses")
     public var wrappedValue: Value {
         get { preconditionFailure("unreachable") }
@@ -26,6 +29,7 @@ public struct Attribute<Value: AttributeValueConvertible> {
 
     // Inlinable so that subclasses in other modules get it specialised for their value types
     // (no generic metadata look-ups on each access).
+    /// Reads and writes the property on the enclosing object (Swift calls this for a wrapped property of a class).
     @inlinable @inline(__always)
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
@@ -76,16 +80,20 @@ public struct Attribute<Value: AttributeValueConvertible> {
 /// ```
 @propertyWrapper
 public struct ToOne<Destination: ManagedObject> {
+    /// The name of the property in the entity.
     public let key: String
 
+    /// A wrapper for the property named `key`.
     public init(_ key: String) { self.key = key }
 
+    /// Unavailable: the wrapper works only through the enclosing ``ManagedObject`` (see the subscript).
     @available(*, unavailable, message: "@ToOne is only available on ManagedObject subclasses")
     public var wrappedValue: Destination? {
         get { preconditionFailure("unreachable") }
         set { preconditionFailure("unreachable") }
     }
 
+    /// Reads and writes the property on the enclosing object (Swift calls this for a wrapped property of a class).
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Destination?>,
@@ -115,16 +123,20 @@ public struct ToOne<Destination: ManagedObject> {
 /// ```
 @propertyWrapper
 public struct ToMany<Destination: ManagedObject> {
+    /// The name of the property in the entity.
     public let key: String
 
+    /// A wrapper for the property named `key`.
     public init(_ key: String) { self.key = key }
 
+    /// Unavailable: the wrapper works only through the enclosing ``ManagedObject`` (see the subscript).
     @available(*, unavailable, message: "@ToMany is only available on ManagedObject subclasses")
     public var wrappedValue: Set<Destination> {
         get { preconditionFailure("unreachable") }
         set { preconditionFailure("unreachable") }
     }
 
+    /// Reads and writes the property on the enclosing object (Swift calls this for a wrapped property of a class).
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Set<Destination>>,
@@ -157,16 +169,20 @@ public struct ToMany<Destination: ManagedObject> {
 /// ```
 @propertyWrapper
 public struct OrderedToMany<Destination: ManagedObject> {
+    /// The name of the property in the entity.
     public let key: String
 
+    /// A wrapper for the property named `key`.
     public init(_ key: String) { self.key = key }
 
+    /// Unavailable: the wrapper works only through the enclosing ``ManagedObject`` (see the subscript).
     @available(*, unavailable, message: "@OrderedToMany is only available on ManagedObject subclasses")
     public var wrappedValue: [Destination] {
         get { preconditionFailure("unreachable") }
         set { preconditionFailure("unreachable") }
     }
 
+    /// Reads and writes the property on the enclosing object (Swift calls this for a wrapped property of a class).
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, [Destination]>,

@@ -52,6 +52,7 @@ public final class CoreDataStack: @unchecked Sendable {
         /// Where the stack reports errors of the saves it triggers by itself (default: standard error).
         public var log: @Sendable (String) -> Void
 
+        /// Options with the given application name, environment and log.
         public init(
             applicationName: String = StoreLocation.defaultApplicationName,
             environment: [String: String]? = nil,

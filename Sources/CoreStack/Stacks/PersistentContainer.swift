@@ -29,6 +29,7 @@ public final class PersistentContainer: @unchecked Sendable {
             case inMemory
         }
 
+        /// SQLite file or memory.
         public var type: StoreType
         /// The SQLite file (ignored for in-memory stores).
         public var url: URL?
@@ -41,6 +42,8 @@ public final class PersistentContainer: @unchecked Sendable {
         /// ```
         public var options = PersistentStoreOptions()
 
+        /// A store description. An SQLite store needs `url` (the container's own default description has
+        /// one: `<data folder>/<name>/<name>.sqlite`).
         public init(type: StoreType = .sqlite, url: URL? = nil, isReadOnly: Bool = false) {
             self.type = type
             self.url = url

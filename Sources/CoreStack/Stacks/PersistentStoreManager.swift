@@ -56,6 +56,7 @@ open class PersistentStoreManager: @unchecked Sendable {
         /// ```
         public var storeOptions = PersistentStoreOptions()
 
+        /// A configuration; `storeURL` nil puts the store in the cache folder, `savesOnTermination` true saves on SIGTERM, SIGINT, SIGHUP, SIGTSTP and at exit.
         public init(
             model: ManagedObjectModel,
             applicationName: String = StoreLocation.defaultApplicationName,

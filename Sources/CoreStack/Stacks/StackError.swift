@@ -24,6 +24,7 @@ public enum StackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The shared manager was used before ``PersistentStoreManager/configureShared(_:managerType:)`` gave it a model.
     case notConfigured
 
+    /// A one-line message.
     public var description: String {
         switch self {
         case let .storeLocationUnavailable(path, reason):

@@ -9,10 +9,15 @@ import OrderedCollections
 /// try coordinator.addPersistentStore(InMemoryStore(model: model))
 /// ```
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
+    /// The model the store was created with.
     public let model: ManagedObjectModel
+    /// The store's UUID string (the host of its object IDs' URIs).
     public let identifier: String
+    /// Always nil: the store has no file.
     public var url: URL? { nil }
+    /// Always false.
     public var isReadOnly: Bool { false }
+    /// Metadata with store type `"InMemory"` and the model's version hashes.
     public var metadata: StoreMetadata {
         StoreMetadata(
             storeUUID: identifier, storeType: "InMemory", versionHashes: model.entityVersionHashes,
@@ -25,6 +30,12 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     private var toMany: [ManagedObjectID: [Int: OrderedSet<ManagedObjectID>]] = [:]
     private var maxKeys: [ObjectIdentifier: Int64] = [:]
 
+    /// An empty store for `model`; `identifier` is a new UUID unless given.
+    ///
+    /// ```swift
+    /// let store = InMemoryStore(model: model)
+    /// try coordinator.addPersistentStore(store)
+    /// ```
     public init(model: ManagedObjectModel, identifier: String = UUID().uuidString) {
         self.model = model
         ModelRetention.retain(model)
@@ -37,6 +48,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         return try body()
     }
 
+    /// The rows matching the request, filtered, sorted and limited in memory.
     public func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
         try locked {
             let matching = try matchingIDs(request)
@@ -44,14 +56,17 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
     }
 
+    /// How many rows match the request.
     public func count(_ request: StoreFetchRequest) throws -> Int {
         try locked { try matchingIDs(request).count }
     }
 
+    /// The rows of these IDs (missing ones are left out).
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
         locked { ids.compactMap { id in rows[id].map { StoreRow(objectID: id, snapshot: $0) } } }
     }
 
+    /// The to-many destinations of each object for one relationship slot, in order for ordered relationships.
     public func relatedObjectIDs(for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
         locked {
             var out: [ManagedObjectID: [ManagedObjectID]] = [:]
@@ -60,6 +75,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
     }
 
+    /// Reserves `count` new primary keys, shared by the entity's inheritance tree.
     public func newPrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
         locked {
             let key = ObjectIdentifier(entity.rootEntity)
@@ -69,6 +85,7 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
         }
     }
 
+    /// Applies one save under the store's lock, checking each updated and deleted row's version; throws ``CoreStackError/mergeConflict(_:)`` and changes nothing on a mismatch.
     public func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         try locked {
             var conflicts: [MergeConflict] = []

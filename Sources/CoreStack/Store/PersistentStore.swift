@@ -107,33 +107,40 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    /// Default: throws ``CoreStackError/invalidFetchRequest(_:)``; batch updates need an SQL store.
     public func executeBatchUpdate(_ request: StoreFetchRequest, values: [Int: AttributeValue]) throws -> [ManagedObjectID] {
         throw CoreStackError.invalidFetchRequest("batch updates need an SQL store; \(type(of: self)) has none")
     }
 
+    /// Default: throws ``CoreStackError/invalidFetchRequest(_:)``; batch deletes need an SQL store.
     public func executeBatchDelete(matching request: StoreFetchRequest?, objectIDs: [ManagedObjectID]) throws -> SavedObjectIDs {
         throw CoreStackError.invalidFetchRequest("batch deletes need an SQL store; \(type(of: self)) has none")
     }
 
+    /// Default: fetches the rows and computes the columns, grouping and aggregates in memory.
     public func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]] {
         try DictionaryColumn.rowsInMemory(self, request, columns: columns, groupBy: groupBy)
     }
 
+    /// Default: fetches the rows and keeps their IDs and the values at `slots`.
     public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
         try fetch(request).map { row in
             (row.objectID, slots.map { $0 < row.snapshot.values.count ? row.snapshot.values[$0] : .null })
         }
     }
 
+    /// Default: fetches the rows and keeps their IDs.
     public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
         try fetch(request).map(\.objectID)
     }
 
+    /// Default: hands ``fetch(_:)``'s whole result to `body` as one chunk.
     public func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
         var rows = try fetch(request)
         try body(&rows, rows.count)
     }
 
+    /// Default: reads ``fetch(_:)``'s rows and hands them over 256 at a time, with their to-many destinations from ``relatedObjectIDs(for:relationshipSlot:)`` when `withToMany`.
     public func fetch(
         _ request: StoreFetchRequest, withToMany: Bool,
         chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void

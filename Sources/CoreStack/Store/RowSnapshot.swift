@@ -14,6 +14,7 @@ public struct RowSnapshot: Sendable, Equatable {
     /// The row version: 1 after the first save, +1 on each save of the row.
     public var version: Int64
 
+    /// A snapshot from its values, to-one destinations and row version.
     public init(values: [AttributeValue], toOne: [ManagedObjectID?], version: Int64) {
         self.values = values
         self.toOne = toOne
@@ -23,9 +24,12 @@ public struct RowSnapshot: Sendable, Equatable {
 
 /// One row a store returned: an object ID and its snapshot.
 public struct StoreRow: Sendable {
+    /// The row's object ID.
     public var objectID: ManagedObjectID
+    /// The row's values, to-one destinations and version.
     public var snapshot: RowSnapshot
 
+    /// A row from its ID and snapshot.
     public init(objectID: ManagedObjectID, snapshot: RowSnapshot) {
         self.objectID = objectID
         self.snapshot = snapshot

@@ -15,6 +15,7 @@ public struct StoreFetchRequest: Sendable {
     /// Skip this many rows first.
     public var fetchOffset: Int
 
+    /// A request for the rows of `entity`; the defaults fetch every row, unsorted.
     public init(
         entity: EntityDescription, includesSubentities: Bool = true, predicate: Predicate? = nil,
         sortDescriptors: [SortDescriptor] = [], fetchLimit: Int = 0, fetchOffset: Int = 0
@@ -34,25 +35,31 @@ public struct StoreFetchRequest: Sendable {
 /// deletes, checks each updated and deleted row's version (`Z_OPT`) and throws
 /// ``CoreStackError/mergeConflict(_:)`` listing every mismatch, writing nothing.
 public struct StoreSaveRequest: Sendable {
+    /// New rows, written with version 1.
     public var inserted: [StoreRowChange]
+    /// Changed rows, each written only if its version is still the one read.
     public var updated: [StoreRowChange]
+    /// Deleted rows, each deleted only if its version is still the one read.
     public var deleted: [StoreRowDeletion]
     /// The saving context's ``ManagedObjectContext/transactionAuthor``, for persistent history.
     public var transactionAuthor: String?
     /// The saving context's ``ManagedObjectContext/name``, for persistent history.
     public var contextName: String?
 
+    /// A save request; set ``transactionAuthor`` and ``contextName`` for history.
     public init(inserted: [StoreRowChange] = [], updated: [StoreRowChange] = [], deleted: [StoreRowDeletion] = []) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
     }
 
+    /// Whether the request writes nothing.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 
 /// An inserted or updated row: its full new state.
 public struct StoreRowChange: Sendable {
+    /// The object (a permanent ID).
     public var objectID: ManagedObjectID
     /// All attribute values by slot (transient slots are ignored).
     public var values: [AttributeValue]
@@ -63,6 +70,7 @@ public struct StoreRowChange: Sendable {
     /// The to-many relationships of this object that changed.
     public var toMany: [ToManyChange]
 
+    /// A row change: the full new state and the version read.
     public init(
         objectID: ManagedObjectID, values: [AttributeValue], toOne: [ManagedObjectID?], expectedVersion: Int64,
         toMany: [ToManyChange] = []
@@ -90,6 +98,7 @@ public struct ToManyChange: Sendable {
     /// Destinations removed since the last save.
     public var removed: [ManagedObjectID]
 
+    /// A change of the relationship at `slot`: the destinations now, and those added and removed.
     public init(slot: Int, current: [ManagedObjectID], added: [ManagedObjectID], removed: [ManagedObjectID]) {
         self.slot = slot
         self.current = current
@@ -100,10 +109,12 @@ public struct ToManyChange: Sendable {
 
 /// A deleted row.
 public struct StoreRowDeletion: Sendable {
+    /// The object (a permanent ID).
     public var objectID: ManagedObjectID
     /// The version the context read.
     public var expectedVersion: Int64
 
+    /// A deletion of `objectID`, guarded by the version the context read.
     public init(objectID: ManagedObjectID, expectedVersion: Int64) {
         self.objectID = objectID
         self.expectedVersion = expectedVersion
@@ -123,6 +134,7 @@ public struct StoreMetadata: Sendable, Equatable {
     /// `NSStoreModelVersionIdentifiers`.
     public var versionIdentifiers: [String]
 
+    /// Metadata from its parts.
     public init(
         storeUUID: String, storeType: String, frameworkVersion: Int? = nil, versionHashes: [String: Data] = [:],
         versionIdentifiers: [String] = []

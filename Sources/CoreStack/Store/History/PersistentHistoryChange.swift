@@ -18,6 +18,7 @@ public struct PersistentHistoryChange: Sendable, Hashable {
         case update = 1
         case delete = 2
 
+        /// The change type as text: `insert`, `update` or `delete`.
         public var description: String {
             switch self {
             case .insert: "insert"

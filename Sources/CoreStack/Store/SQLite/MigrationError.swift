@@ -18,12 +18,14 @@ public struct MigrationError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Why.
     public var reason: String
 
+    /// An error about `entity` (and `property`), with the reason.
     public init(entity: String, property: String? = nil, reason: String) {
         self.entity = entity
         self.property = property
         self.reason = reason
     }
 
+    /// `cannot migrate Entity.property: reason`.
     public var description: String {
         "cannot migrate \(entity)\(property.map { ".\($0)" } ?? ""): \(reason)"
     }

@@ -10,16 +10,20 @@ import Foundation
 public struct MigrationPlan: Sendable, Equatable {
     /// One change.
     public struct Step: Sendable, Equatable, CustomStringConvertible {
+        /// What happens to the entity or property.
         public enum Kind: String, Sendable, Equatable {
             case added, removed, renamed, retyped, kept
         }
+        /// The entity's name.
         public var entity: String
         /// nil for the entity itself.
         public var property: String?
+        /// What happens to it.
         public var kind: Kind
         /// Details: the old name, the old type, the default.
         public var detail: String?
 
+        /// The step as one line: `Post.hide: added (default false)`.
         public var description: String {
             "\(entity)\(property.map { ".\($0)" } ?? ""): \(kind.rawValue)\(detail.map { " (\($0))" } ?? "")"
         }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
+    /// Runs a batch update as one SQL `UPDATE` (bumping `Z_OPT`) and returns the IDs it changed.
     public func executeBatchUpdate(_ request: StoreFetchRequest, values: [Int: AttributeValue]) throws -> [ManagedObjectID] {
         let mapping = try schema.mapping(for: request.entity)
         let entity = mapping.entity
@@ -26,6 +27,7 @@ extension SQLiteStore {
         }
     }
 
+    /// Runs a batch delete in SQL, applying the delete rules, and returns the deleted IDs and those whose relationships were nullified.
     public func executeBatchDelete(matching request: StoreFetchRequest?, objectIDs given: [ManagedObjectID]) throws -> SavedObjectIDs {
         try write { db in
             let ids = try request.map { try objectIDs(db, $0) } ?? given.filter { !$0.isTemporaryID }

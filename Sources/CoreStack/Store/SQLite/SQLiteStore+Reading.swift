@@ -6,6 +6,7 @@ extension SQLiteStore {
     /// How many keys one `WHERE Z_PK IN (…)` query carries.
     static let batchSize = 500
 
+    /// The rows matching the request, read in one SQL query.
     public func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
         var rows: [StoreRow] = []
         try fetch(request) { chunk, expected in
@@ -21,6 +22,7 @@ extension SQLiteStore {
     /// the processor's cache when its consumer turns it into objects.
     static let chunkSize = 256
 
+    /// Steps one SQL query and hands the rows to `body` 256 at a time, while the statement is still stepping (on the store's connection queue: `body` must not call back into the store).
     public func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
         let expected = try expectedCount(request)
         try readStatement { db in
@@ -68,6 +70,7 @@ extension SQLiteStore {
         return try StoreFileDecoder(path: path, table: "Z_PRIMARYKEY").integer(row, 0, column: "Z_MAX", row: "Z_ENT = \(number)")
     }
 
+    /// The IDs of the matching rows (`SELECT Z_PK, Z_ENT`), no values read.
     public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ManagedObjectID] {
         let expected = try expectedCount(request)
         return try readStatement { db in try objectIDs(db, request, expected: expected) }
@@ -100,6 +103,7 @@ extension SQLiteStore {
         }
     }
 
+    /// The IDs of the matching rows with the values of a few attribute slots.
     public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
         let mapping = try schema.mapping(for: request.entity)
         let entity = mapping.entity
@@ -139,6 +143,7 @@ extension SQLiteStore {
         }
     }
 
+    /// Dictionary results in SQL: the columns, `GROUP BY` and aggregates of a dictionary fetch.
     public func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]] {
         // To-one destinations need their entity's numbering: those fetches read rows.
         if columns.contains(where: { if case .toOne = $0 { true } else { false } }) {
@@ -193,6 +198,7 @@ extension SQLiteStore {
         }
     }
 
+    /// `SELECT COUNT` of the matching rows.
     public func count(_ request: StoreFetchRequest) throws -> Int {
         try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: true)
@@ -350,6 +356,7 @@ extension SQLiteStore {
         }
     }
 
+    /// The rows of these IDs, read in batches of `WHERE Z_PK IN (…)`.
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
         var byTable: [String: [Int64]] = [:]
         var tables: [String] = []
@@ -384,11 +391,13 @@ extension SQLiteStore {
         }
     }
 
+    /// The to-many destinations of each object for one relationship slot: from the inverse foreign key or the join table, in `Z_FOK_` order for ordered relationships.
     public func relatedObjectIDs(for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
         guard !ids.isEmpty else { return [:] }
         return try read { db in try relatedObjectIDs(db, for: ids, relationshipSlot: slot) }
     }
 
+    /// Steps one SQL query and hands the rows to `body` a chunk at a time, with each chunk's to-many destinations read in the same read transaction when `withToMany`. `body` runs on the store's connection queue and must not call back into the store.
     public func fetch(
         _ request: StoreFetchRequest, withToMany: Bool,
         chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void

@@ -6,6 +6,7 @@ extension SQLiteStore {
     /// The gap between the order keys (`Z_FOK_…`) of consecutive members of an ordered relationship.
     static let orderKeyStep: Int64 = 1024
 
+    /// Reserves `count` keys by raising `Z_PRIMARYKEY.Z_MAX` of the entity's root, in a transaction of its own.
     public func newPrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
         guard count > 0 else { return [] }
         let root = try schema.mapping(for: entity.rootEntity)
@@ -82,6 +83,7 @@ extension SQLiteStore {
         return try StoreFileDecoder(path: path, table: table).integer(row, 0, column: "Z_OPT", row: "Z_PK = \(pk)") ?? 0
     }
 
+    /// Writes one save in one transaction: inserts with `Z_OPT` 1, updates and deletes guarded by `Z_OPT`, join-table and order-key changes, `Z_MAX`; throws ``CoreStackError/mergeConflict(_:)`` listing every stale row and writes nothing then.
     public func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         if request.isEmpty { return [:] }
         return try write { db in

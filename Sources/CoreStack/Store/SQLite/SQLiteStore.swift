@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// A store in an SQLite file with Core Data's own layout (spec/coredata-sqlite-format.md), so a
+/// A store in an SQLite file with Core Data's own layout (Docs/CoreDataFileFormat.md), so a
 /// store written by an Apple app opens here and the other way round.
 ///
 /// ```swift
@@ -24,10 +24,15 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// The metadata key that marks a store written by CoreStack: the model's version name.
     public static let modelVersionNameKey = "CoreStackModelVersionName"
 
+    /// The model version the store was opened with.
     public let model: ManagedObjectModel
+    /// The store's UUID (`Z_METADATA.Z_UUID`).
     public let identifier: String
+    /// The store file.
     public let url: URL?
+    /// Whether the store was opened read-only (writes throw ``CoreStackError/readOnlyStore(_:)``).
     public let isReadOnly: Bool
+    /// The metadata read from `Z_METADATA` when the store was opened (or written when it was created).
     public let metadata: StoreMetadata
     /// The options the store was opened with (history tracking, remote change notifications).
     ///

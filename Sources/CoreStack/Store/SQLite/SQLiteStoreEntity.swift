@@ -17,6 +17,7 @@ public struct SQLiteStoreEntity: Sendable, Hashable {
     /// `Z_MAX`: the last primary key handed out (kept on root entities only).
     public var maxPrimaryKey: Int64
 
+    /// An entity row from its four columns.
     public init(name: String, number: Int, superNumber: Int, maxPrimaryKey: Int64) {
         self.name = name
         self.number = number
