@@ -63,12 +63,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Removes the store and empties the row cache.
     public func removePersistentStore() {
+        // Stop the remote-change monitor first, outside the lock: a poll in flight delivers
+        // through this lock (row cache, contexts, observers reading the coordinator), and stopping
+        // waits for that poll to end. When stop() returns, no poll runs any more.
+        remoteChanges.stop()
         lock.lock()
         defer { lock.unlock() }
         store = nil
         rowCache.removeAll()
         permanentIDs.removeAll()
-        remoteChanges.stop()
     }
 
     /// The store.

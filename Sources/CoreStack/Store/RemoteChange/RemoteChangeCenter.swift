@@ -32,10 +32,13 @@ final class RemoteChangeCenter: @unchecked Sendable {
     func start(store: any PersistentStore, coordinator: PersistentStoreCoordinator) throws {
         guard let store = store as? SQLiteStore, store.options.remoteChangeNotifications else { return }
         let monitor = try RemoteChangeMonitor(store: store, coordinator: coordinator)
-        lock.withLock {
-            self.monitor?.stop()
+        // The old monitor is stopped after unlocking: its poll may be posting, which takes the lock.
+        let replaced = lock.withLock {
+            let old = self.monitor
             self.monitor = monitor
+            return old
         }
+        replaced?.stop()
         monitor.start(interval: store.options.remoteChangePollInterval)
     }
 
