@@ -53,6 +53,14 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A predicate that cannot be used: an unknown key, a type mismatch, a bad operator for the type.
     case invalidPredicate(String)
     /// A predicate format string that does not parse: what was expected and the column (1-based).
+    /// `format` is the whole input; the description quotes at most
+    /// ``PredicateExcerpt/windowWidth`` characters of it around the column.
+    ///
+    /// ```swift
+    /// catch let CoreStackError.predicateSyntax(message, column, _) {
+    ///     print(message, column) // the number 1e999999 is out of range 8
+    /// }
+    /// ```
     case predicateSyntax(message: String, column: Int, format: String)
     /// A fetch request that cannot be executed.
     case invalidFetchRequest(String)
@@ -100,7 +108,7 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .invalidPredicate(message):
             return "invalid predicate: \(message)"
         case let .predicateSyntax(message, column, format):
-            return "cannot parse predicate \"\(format)\": \(message) at column \(column)"
+            return "cannot parse predicate \"\(PredicateExcerpt.window(of: format, column: column))\": \(message) at column \(column)"
         case let .invalidFetchRequest(message):
             return "invalid fetch request: \(message)"
         case let .readOnlyStore(path):
