@@ -262,6 +262,9 @@ struct PredicateSafetyTests {
         }
         // Short input is quoted whole; the window is centred on the column.
         #expect(PredicateExcerpt.window(of: "pages > 1e999999", column: 9) == "pages > 1e999999")
+        let long = String(repeating: "pages == 1 OR ", count: 1_000) + "pages =="
+        #expect(PredicateExcerpt.window(of: long, column: long.count + 1) == "…s == 1 OR pages == 1 OR pages == 1 OR pages == 1 OR pages ==")
+        #expect(PredicateExcerpt.clip(String(repeating: "x", count: 100)) == String(repeating: "x", count: 30) + "…")
         let digits = String((0..<200).map { Character(String($0 % 10)) })
         #expect(PredicateExcerpt.window(of: digits, column: 101) == "…" + String(Array(digits)[70..<130]) + "…")
         #expect(PredicateExcerpt.window(of: digits, column: 1) == String(digits.prefix(60)) + "…")

@@ -4,8 +4,9 @@ import Foundation
 /// stays one readable line.
 ///
 /// ```swift
-/// PredicateExcerpt.window(of: String(repeating: "a == 1 OR ", count: 9) + "b ==", column: 91)
-/// // "…1 OR a == 1 OR a == 1 OR a == 1 OR a == 1 OR a == 1 OR b ==" (at most 60 characters and the ellipses)
+/// let long = String(repeating: "pages == 1 OR ", count: 1_000) + "pages =="
+/// PredicateExcerpt.window(of: long, column: long.count + 1)
+/// // "…s == 1 OR pages == 1 OR pages == 1 OR pages == 1 OR pages =="
 /// PredicateExcerpt.clip(String(repeating: "x", count: 100)) // "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"
 /// ```
 public enum PredicateExcerpt {
