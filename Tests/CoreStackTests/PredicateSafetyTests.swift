@@ -307,6 +307,27 @@ struct PredicateSafetyTests {
         }
     }
 
+    @Test("nesting SQLite's parser cannot hold is an invalidPredicate on the SQLite store; memory still evaluates it")
+    func nestingBeyondSQLite() throws {
+        let stack = try PredicateFixture.sqliteStack()
+        let mem = try PredicateFixture.inMemoryStack()
+        let n = 60
+        let format = String(repeating: "pages > 100 AND (pages > 120 OR NOT (", count: n) + "pages > 3" + String(repeating: "))", count: n)
+        let p = try Predicate(format: format)
+        do {
+            _ = try SuiteRunner.fetched(p, entity: "Book", in: stack.context)
+            Issue.record("SQLite ran \(n) levels")
+        } catch let CoreStackError.invalidPredicate(message) {
+            #expect(message.contains("nested too deeply for SQLite"), "\(message)")
+        }
+        let expected = Set(PredicateFixture.data.books.filter { $0.pages > 100 }.map(\.title))
+        #expect(try SuiteRunner.fetched(p, entity: "Book", in: mem.context) == expected)
+        #expect(try SuiteRunner.evaluated(p, entity: "Book", in: stack.context) == expected)
+        // Shallower nesting runs in SQLite and agrees.
+        let shallow = try Predicate(format: String(repeating: "pages > 100 AND (pages > 120 OR NOT (", count: 8) + "pages > 3" + String(repeating: "))", count: 8))
+        #expect(try SuiteRunner.fetched(shallow, entity: "Book", in: stack.context) == expected)
+    }
+
     // MARK: Injection
 
     @Test("values cannot change the SQL; quoted key names are unknown keys")
