@@ -225,7 +225,7 @@ struct PredicateSafetyTests {
     }
 
     @Test("errors on a 200 KB predicate quote at most 60 characters around the position")
-    func shortWindows() {
+    func shortWindows() throws {
         let big = 200_000
         let chain = String(repeating: "pages == 1 OR ", count: big / 14)
         let shapes: [String] = [
@@ -258,6 +258,22 @@ struct PredicateSafetyTests {
                 #expect(message.count < 300)
             } catch {
                 Issue.record("\(error)")
+            }
+        }
+        // Errors found against the model quote long keys and values short too.
+        let stack = try PredicateFixture.sqliteStack()
+        let checked: [Predicate] = [
+            try Predicate(format: String(repeating: "k", count: big) + " == 1"),
+            try Predicate(format: "publisher." + String(repeating: "k", count: big) + " == 1"),
+            try Predicate(format: "pages == %@", String(repeating: "v", count: big)),
+            try Predicate(format: "ANY " + String(repeating: "publisher.books.", count: big / 16) + "@count > 1"),
+        ]
+        for p in checked {
+            do {
+                _ = try SuiteRunner.fetched(p, entity: "Book", in: stack.context)
+                Issue.record("fetched \(p.predicateFormat.prefix(40))")
+            } catch let e as CoreStackError {
+                #expect("\(e)".count <= 420, "\("\(e)".prefix(500))")
             }
         }
         // Short input is quoted whole; the window is centred on the column.
