@@ -16,7 +16,7 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidModel(entity: String, property: String?, reason: String)
     /// A model file could not be read.
     case modelFile(path: String, reason: String)
-    /// A key is not a property of the entity.
+    /// A key is not a property of the entity (the description quotes at most 60 characters of it).
     case unknownKey(entity: String, key: String)
     /// A value does not fit the property's type.
     case typeMismatch(entity: String, key: String, expected: String, got: String)
@@ -51,8 +51,17 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     /// SQLite reported an error.
     case sqlite(path: String, message: String)
     /// A predicate that cannot be used: an unknown key, a type mismatch, a bad operator for the type.
+    /// The description quotes at most 400 characters of the message.
     case invalidPredicate(String)
     /// A predicate format string that does not parse: what was expected and the column (1-based).
+    /// `format` is the whole input; the description quotes at most
+    /// ``PredicateExcerpt/windowWidth`` characters of it around the column.
+    ///
+    /// ```swift
+    /// catch let CoreStackError.predicateSyntax(message, column, _) {
+    ///     print(message, column) // the number 1e999999 is out of range 8
+    /// }
+    /// ```
     case predicateSyntax(message: String, column: Int, format: String)
     /// A fetch request that cannot be executed.
     case invalidFetchRequest(String)
@@ -70,7 +79,7 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .modelFile(path, reason):
             return "cannot read model \(path): \(reason)"
         case let .unknownKey(entity, key):
-            return "\(entity) has no property named \"\(key)\""
+            return "\(entity) has no property named \"\(PredicateExcerpt.clip(key, limit: PredicateExcerpt.windowWidth))\""
         case let .typeMismatch(entity, key, expected, got):
             return "\(entity).\(key) expects \(expected), got \(got)"
         case let .unknownEntity(name):
@@ -99,9 +108,10 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .sqlite(path, message):
             return "SQLite error on \(path): \(message)"
         case let .invalidPredicate(message):
-            return "invalid predicate: \(message)"
+            // Messages quote key paths and values; a 200 KB predicate must not make a 200 KB line.
+            return "invalid predicate: \(PredicateExcerpt.clip(message, limit: 400))"
         case let .predicateSyntax(message, column, format):
-            return "cannot parse predicate \"\(format)\": \(message) at column \(column)"
+            return "cannot parse predicate \"\(PredicateExcerpt.window(of: format, column: column))\": \(message) at column \(column)"
         case let .invalidFetchRequest(message):
             return "invalid fetch request: \(message)"
         case let .readOnlyStore(path):

@@ -204,8 +204,10 @@ fileprivate typealias E = CoreStack.Expression
         for p in bad {
             #expect(throws: CoreStackError.self, "\(p)") { try l.titles(p) }
         }
-        // An invalid regular expression matches nothing; comparing two key paths works.
-        #expect(try l.titles(E.key("title").matches("[")) == [])
+        // An invalid regular expression is a typed error (it used to match nothing); comparing two key paths works.
+        #expect(throws: CoreStackError.invalidPredicate("MATCHES needs a valid regular expression (ICU syntax); \"[\" is not one")) {
+            try l.titles(E.key("title").matches("["))
+        }
         #expect(try l.titles(.comparison(CSComparison(.key("pages"), .greaterThan, .keyPath("rating")))).count == 2)
         #expect(try l.titles(.comparison(CSComparison(.constant(300), .lessThan, .keyPath("pages")))) == ["Children of Dune", "Dune"])
         #expect(try l.titles(.comparison(CSComparison(.constant("Dune"), .in, .keyPath("title")))) == ["Dune"])

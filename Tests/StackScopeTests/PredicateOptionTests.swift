@@ -37,4 +37,45 @@ struct PredicateOptionTests {
             try DumpCommand.dump(storePath: url.path, query: DumpQuery(entityName: "Book", predicate: try CoreStack.Predicate(format: "nope == 1")))
         }
     }
+
+    @Test("ANY on a to-one is refused before any SQL; IN with 100,000 values runs in the store")
+    func toOneModifierAndHugeIn() throws {
+        let (url, _) = try TestSupport.demoStore(size: 100)
+        do {
+            _ = try DumpCommand.dump(
+                storePath: url.path, query: DumpQuery(entityName: "Book", predicate: try CoreStack.Predicate(format: "ANY publisher.name == 'x'")))
+            Issue.record("ANY on a to-one was accepted")
+        } catch let CoreStackError.invalidPredicate(message) {
+            #expect(message.hasPrefix("ANY needs a to-many relationship in its key path, but \"publisher.name\" of Book"))
+        }
+        func pages(_ o: DumpedObject) -> Int64? { o.attributes.first { $0.name == "pages" }?.value.integerValue }
+        let all = try DumpCommand.dump(storePath: url.path, query: DumpQuery(entityName: "Book"))
+        let evens = (0..<100_000).map { $0 * 2 }
+        let expected = all.filter { pages($0).map { $0 >= 0 && $0 < 200_000 && $0 % 2 == 0 } ?? false }.map { $0.objectID.uriRepresentation() }
+        #expect(!expected.isEmpty && expected.count < all.count)
+        let found = try DumpCommand.dump(
+            storePath: url.path, query: DumpQuery(entityName: "Book", predicate: try CoreStack.Predicate(format: "pages IN %@", evens)))
+        #expect(found.map { $0.objectID.uriRepresentation() } == expected)
+    }
+
+    @Test("stackscope dump --predicate reports malformed predicates with their column, and runs a 5,000-value IN",
+          .enabled(if: StackScopeBinary.url != nil, "the stackscope binary was not built"))
+    func binaryErrors() throws {
+        let (url, _) = try TestSupport.demoStore(size: 40)
+        let cases: [(String, String)] = [
+            ("title MATCHES \"(\"", "MATCHES needs a valid regular expression (ICU syntax); \"(\" is not one at column 15"),
+            ("pages > 1e999999", "the number 1e999999 is out of range"),
+            ("lowercase(title) == 'x'", "unknown function \"lowercase\""),
+            (String(repeating: "(", count: 100_000), "nested more than"),
+        ]
+        for (predicate, says) in cases {
+            let r = try StackScopeBinary.run(["dump", url.path, "--entity", "Book", "--predicate", predicate])
+            #expect(r.status != 0 && r.status < 128, "\(r.status)")
+            #expect(r.stderr.contains(says), "\(r.stderr)")
+            #expect(r.stderr.count < 400, "\(r.stderr.prefix(400))")
+        }
+        let list = (0..<5_000).map { String($0 * 2) }.joined(separator: ", ")
+        let r = try StackScopeBinary.run(["dump", url.path, "--entity", "Book", "--predicate", "pages IN {\(list)}"])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
 }

@@ -92,14 +92,7 @@ struct PredicateLexer {
         if c == "-" || c == "+", i + 1 < chars.count, chars[i + 1].isNumber || chars[i + 1] == "." {
             // A signed number (the language has no arithmetic in CoreStack).
             i += 1
-            var t = try number(col)
-            if c == "-" {
-                switch t.kind {
-                case let .integer(v): t.kind = .integer(-v)
-                case let .double(v): t.kind = .double(-v)
-                default: break
-                }
-            }
+            var t = try number(col, negative: c == "-")
             t.text = c == "-" ? "-" + t.text : t.text
             return t
         }
@@ -156,13 +149,17 @@ struct PredicateLexer {
         throw error("unexpected character \"\(c)\"", at: col)
     }
 
-    private mutating func number(_ col: Int) throws -> PredicateToken {
+    /// A number; `negative` when a `-` came before it, so `-9223372036854775808` is `Int64.min`.
+    private mutating func number(_ col: Int, negative: Bool = false) throws -> PredicateToken {
         let start = i
         if chars[i] == "0", i + 1 < chars.count, chars[i + 1] == "x" || chars[i + 1] == "X" {
             i += 2
             let s = i
             while i < chars.count, chars[i].isHexDigit { i += 1 }
-            guard i > s, let v = Int64(String(chars[s..<i]), radix: 16) else { throw error("expected hex digits after 0x", at: col + 2) }
+            guard i > s else { throw error("expected hex digits after 0x", at: col + 2) }
+            guard let v = Int64((negative ? "-" : "") + String(chars[s..<i]), radix: 16) else {
+                throw error("the number \(PredicateExcerpt.clip(String(chars[start..<i]))) is out of range (beyond \(Int64.max))", at: col)
+            }
             return PredicateToken(kind: .integer(v), column: col, text: String(chars[start..<i]))
         }
         var isDouble = false
@@ -182,8 +179,12 @@ struct PredicateLexer {
             }
         }
         let text = String(chars[start..<i])
-        if !isDouble, let v = Int64(text) { return PredicateToken(kind: .integer(v), column: col, text: text) }
-        guard let d = Double(text) else { throw error("the number \(text) is out of range", at: col) }
+        let signed = negative ? "-" + text : text
+        if !isDouble, let v = Int64(signed) { return PredicateToken(kind: .integer(v), column: col, text: text) }
+        // `Double("1e999999")` is infinity: a number no attribute holds, so an error, not a silent match.
+        guard let d = Double(signed), d.isFinite else {
+            throw error("the number \(PredicateExcerpt.clip(text)) is out of range (beyond ±\(Double.greatestFiniteMagnitude))", at: col)
+        }
         return PredicateToken(kind: .double(d), column: col, text: text)
     }
 }

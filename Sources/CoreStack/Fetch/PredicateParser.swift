@@ -50,7 +50,7 @@ struct PredicateParser {
 
     private func describe(_ t: PredicateToken) -> String {
         if case .end = t.kind { return "the end of the predicate" }
-        return "\"\(t.text)\""
+        return "\"\(PredicateExcerpt.clip(t.text))\""
     }
 
     private func isKeyword(_ word: String, _ t: PredicateToken? = nil) -> Bool {
@@ -156,7 +156,13 @@ struct PredicateParser {
             throw error("expected a comparison operator (==, !=, <, >, IN, CONTAINS, BEGINSWITH, LIKE, …) after \(describe(previous ?? opToken)), found \(describe(opToken))")
         }
         let options = try parseOptions()
+        let rightToken = current
         let right = try parseExpression(expecting: "a value after \"\(opToken.text)\"")
+        if op == .matches, case let .constant(.string(pattern)) = right, !Self.isValidRegex(pattern) {
+            throw error(
+                "MATCHES needs a valid regular expression (ICU syntax); \"\(PredicateExcerpt.clip(pattern))\" is not one",
+                at: rightToken.column)
+        }
         if op == .between {
             if case let .list(items) = right, items.count != 2 {
                 throw error("BETWEEN needs two values, {low, high}; found \(items.count)", at: opToken.column)
@@ -165,6 +171,11 @@ struct PredicateParser {
         var p = Predicate.comparison(Comparison(left, op, right, options: options, modifier: modifier))
         if negate { p = .not(p) }
         return none ? .not(p) : p
+    }
+
+    /// Whether `pattern` compiles as the regular expression `MATCHES` runs (it is then cached).
+    static func isValidRegex(_ pattern: String) -> Bool {
+        RegexCache.shared.regex(pattern, options: []) != nil
     }
 
     private mutating func parseOperator() throws -> (Comparison.Operator, Bool)? {
@@ -216,15 +227,17 @@ struct PredicateParser {
     // MARK: Expressions
 
     private mutating func parseExpression(expecting what: String) throws -> Expression {
+        var nameToken = current
         var e = try parsePrimaryExpression(expecting: what)
         while case .punct(".") = current.kind {
             pos += 1
             let t = current
+            nameToken = t
             switch t.kind {
             case let .at(agg):
                 pos += 1
                 guard ["count", "sum", "avg", "min", "max"].contains(agg) else {
-                    throw error("unknown aggregate @\(agg) (expected @count, @sum, @avg, @min or @max)", at: t.column)
+                    throw error("unknown aggregate @\(PredicateExcerpt.clip(agg)) (expected @count, @sum, @avg, @min or @max)", at: t.column)
                 }
                 e = try appendKey("@" + agg, to: e, column: t.column)
             case let .identifier(name):
@@ -239,6 +252,13 @@ struct PredicateParser {
             default:
                 throw error("expected a key after \".\", found \(describe(t))")
             }
+        }
+        if case .punct("(") = current.kind, case .keyPath = e {
+            // `lowercase(title)`, `FUNCTION(…)`, `a.b(…)`: a call, and the language has none but
+            // SUBQUERY and CAST.
+            throw error(
+                "unknown function \(describe(nameToken)) (the functions predicates support are SUBQUERY and CAST)",
+                at: nameToken.column)
         }
         return e
     }
@@ -284,7 +304,7 @@ struct PredicateParser {
             pos += 1
             return .keyPath(name)
         case let .at(agg):
-            throw error("an aggregate (@\(agg)) needs a key path before it", at: t.column)
+            throw error("an aggregate (@\(PredicateExcerpt.clip(agg))) needs a key path before it", at: t.column)
         case let .format(spec, _):
             pos += 1
             return try formatArgument(spec, t)
@@ -325,8 +345,14 @@ struct PredicateParser {
                 pos += 1
                 return try parseCast()
             default:
+                if case .punct("(") = tokens[min(pos + 1, tokens.count - 1)].kind {
+                    throw error(
+                        "unknown function \(describe(t)) (the functions predicates support are SUBQUERY and CAST)",
+                        at: t.column)
+                }
                 if Self.reserved.contains(word.uppercased()) {
-                    throw error("expected \(what), found the keyword \"\(word)\" (write #\(word) to use it as a key)")
+                    let w = PredicateExcerpt.clip(word)
+                    throw error("expected \(what), found the keyword \"\(w)\" (write #\(w) to use it as a key)")
                 }
                 pos += 1
                 return .keyPath(word)
@@ -362,7 +388,7 @@ struct PredicateParser {
         pos += 1
         try expectPunct(")", after: "to close the CAST")
         guard case let .constant(v) = value else { throw error("CAST needs a constant value", at: valueToken.column) }
-        let bad = error("cannot CAST \(v.kindDescription) to \(type)", at: valueToken.column)
+        let bad = error("cannot CAST \(v.kindDescription) to \(PredicateExcerpt.clip(type))", at: valueToken.column)
         switch type {
         case "NSDate", "Date":
             guard let d = v.doubleValue, v.dateValue == nil else { throw bad }
@@ -385,7 +411,7 @@ struct PredicateParser {
         case "NSString", "String":
             return .constant(.string(v.description))
         default:
-            throw error("unknown CAST type \"\(type)\" (expected NSDate, UUID, NSData, NSURL, NSDecimalNumber, NSNumber or NSString)", at: valueToken.column)
+            throw error("unknown CAST type \"\(PredicateExcerpt.clip(type))\" (expected NSDate, UUID, NSData, NSURL, NSDecimalNumber, NSNumber or NSString)", at: valueToken.column)
         }
     }
 

@@ -76,7 +76,7 @@ public enum PredicateValidator {
 
     /// The error for a constant that does not fit.
     static func mismatch(_ kind: Kind, _ v: AttributeValue, _ op: Comparison.Operator) -> CoreStackError {
-        .invalidPredicate("cannot compare \(kind.description) with \(v.kindDescription) (\(v)) using \(op.rawValue)")
+        .invalidPredicate("cannot compare \(kind.description) with \(v.kindDescription) (\(PredicateExcerpt.clip(v.description, limit: 60))) using \(op.rawValue)")
     }
 
     struct Checker {
@@ -118,7 +118,24 @@ public enum PredicateValidator {
             try unsubstituted(original.right)
             let c = try original.withKeyPathOnLeft(entity: entity, isPathLike: isPathLike)
             let kind = try leftKind(c.left, entity: entity)
+            if original.modifier != .direct { try modifierTarget(c, entity: entity) }
             try operands(c, kind: kind, entity: entity)
+        }
+
+        /// `ANY`, `ALL` and `NONE` need a key path through a to-many relationship: on one value
+        /// (an attribute, a to-one, an aggregate, SELF) they would silently mean the plain comparison.
+        private func modifierTarget(_ c: Comparison, entity: EntityDescription) throws {
+            let word = c.modifier == .all ? "ALL" : "ANY"
+            switch c.left {
+            case let .keyPath(path):
+                let r = try keyPath(path, entity: entity)
+                guard !r.toMany else { return }
+                throw CoreStackError.invalidPredicate(
+                    "\(word) needs a to-many relationship in its key path, but \"\(PredicateExcerpt.clip(path, limit: 60))\" of \(entity.name) "
+                        + "reaches one value (\(r.kind.description)); drop \(word) or use a to-many key path")
+            default:
+                throw CoreStackError.invalidPredicate("\(word) needs a to-many key path on its left side, not a single value")
+            }
         }
 
         /// The kind of each value the left side gives.
@@ -273,6 +290,10 @@ public enum PredicateValidator {
                 if c.op == .contains, kind.isObject {
                     return try operand(c.right, kind: kind, c: c, entity: entity)
                 }
+                if c.op == .matches, case let .constant(.string(pattern)) = c.right, !PredicateParser.isValidRegex(pattern) {
+                    throw CoreStackError.invalidPredicate(
+                        "MATCHES needs a valid regular expression (ICU syntax); \"\(PredicateExcerpt.clip(pattern))\" is not one")
+                }
                 guard kind.isString else {
                     throw CoreStackError.invalidPredicate("\(c.op.rawValue) needs a String on its left, not \(kind.description)")
                 }
@@ -284,7 +305,7 @@ public enum PredicateValidator {
                 try operand(c.right, kind: kind, c: c, entity: entity)
             case .in:
                 guard case let .list(items) = c.right else {
-                    throw CoreStackError.invalidPredicate("IN needs a list or a to-many key path on its right side, not \(c.right)")
+                    throw CoreStackError.invalidPredicate("IN needs a list or a to-many key path on its right side, not \(PredicateExcerpt.clip("\(c.right)", limit: 60))")
                 }
                 for i in items { try operand(i, kind: kind, c: c, entity: entity) }
             case .between:

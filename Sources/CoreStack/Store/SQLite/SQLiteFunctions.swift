@@ -8,12 +8,17 @@ import GRDB
 ///   `beginswith`, `endswith`, `contains`, `like`, `matches`, `equals`; NULL when `value` is NULL.
 /// - `cs_fold(value, options)`: ``StringMatching/fold(_:options:)`` for sorting and ordering
 ///   comparisons with `[c]`/`[d]`.
+/// - `cs_real(bits)`: the REAL whose IEEE-754 bits are the integer `bits`, and `cs_blob(hex)`: the
+///   BLOB of a hexadecimal string; long `IN` lists bound as JSON (``SQLiteJSONList``) read their
+///   REALs and BLOBs back exactly through them.
 /// - `NSCoreDataDATriggerUpdatedAffectedObjectValue`, `NSCoreDataDATriggerInsertUpdatedAffectedObjectValue`:
 ///   no-ops, so writes to tables with Core Data's derived-attribute triggers succeed.
 enum SQLiteFunctions {
     static func register(in db: Database) {
         db.add(function: match)
         db.add(function: fold)
+        db.add(function: real)
+        db.add(function: blob)
         for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
             db.add(function: DatabaseFunction(name, argumentCount: nil, pure: false) { _ in nil })
         }
@@ -52,5 +57,34 @@ enum SQLiteFunctions {
     static let fold = DatabaseFunction("cs_fold", argumentCount: 2, pure: true) { args in
         guard let value = text(args[0]) else { return nil }
         return StringMatching.fold(value, options: options(args[1]))
+    }
+
+    static let real = DatabaseFunction("cs_real", argumentCount: 1, pure: true) { args in
+        guard case let .int64(bits) = args[0].storage else { return nil }
+        return Double(bitPattern: UInt64(bitPattern: bits))
+    }
+
+    static let blob = DatabaseFunction("cs_blob", argumentCount: 1, pure: true) { args in
+        guard case let .string(hex) = args[0].storage else { return nil }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(hex.utf8.count / 2)
+        var high: UInt8?
+        for c in hex.utf8 {
+            let n: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): n = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): n = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): n = c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let h = high {
+                bytes.append(h << 4 | n)
+                high = nil
+            } else {
+                high = n
+            }
+        }
+        guard high == nil else { return nil }
+        return Data(bytes)
     }
 }

@@ -56,16 +56,45 @@ struct SQLitePredicateCompiler {
             return b ? "1" : "0"
         case let .and(ps):
             if ps.isEmpty { return "1" }
-            return "(" + (try ps.map { try compile($0, entity: entity, alias: alias) }).joined(separator: " AND ") + ")"
+            return Self.balanced(try ps.map { try compile($0, entity: entity, alias: alias) }, "AND")
         case let .or(ps):
             if ps.isEmpty { return "0" }
-            return "(" + (try ps.map { try compile($0, entity: entity, alias: alias) }).joined(separator: " OR ") + ")"
-        case let .not(p):
-            return "NOT COALESCE((\(try compile(p, entity: entity, alias: alias))), 0)"
+            return Self.balanced(try ps.map { try compile($0, entity: entity, alias: alias) }, "OR")
+        case .not:
+            // A run of NOTs is one NOT or none: `NOT NOT p` nested in SQL would exhaust SQLite's
+            // parser stack (about 100 levels) long before the predicate parser's nesting bound.
+            var inner = predicate
+            var negations = 0
+            while case let .not(p) = inner {
+                negations += 1
+                inner = p
+            }
+            let sql = "COALESCE((\(try compile(inner, entity: entity, alias: alias))), 0)"
+            return negations % 2 == 1 ? "NOT " + sql : sql
         case let .comparison(c):
             return try comparison(c, entity: entity, alias: alias)
         }
     }
+
+    /// The most terms joined in one flat run of `AND` or `OR`.
+    static let flatTerms = 16
+
+    /// `terms` joined by `op` (`AND`, `OR`) in parentheses; past ``flatTerms`` terms as a balanced
+    /// tree, so a chain of 5,000 comparisons nests about 12 levels deep, not 5,000 (SQLite refuses
+    /// expression trees over 1,000 deep: "Expression tree is too large").
+    static func balanced(_ terms: [String], _ op: String) -> String {
+        balanced(terms[...], op)
+    }
+
+    private static func balanced(_ terms: ArraySlice<String>, _ op: String) -> String {
+        if terms.count <= flatTerms { return "(" + terms.joined(separator: " \(op) ") + ")" }
+        let mid = terms.startIndex + terms.count / 2
+        return "(" + balanced(terms[..<mid], op) + " \(op) " + balanced(terms[mid...], op) + ")"
+    }
+
+    /// `IN` lists with more values than this bind them as JSON (``SQLiteJSONList``), one `?` per
+    /// storage class, instead of one `?` per value.
+    static let jsonListThreshold = 32
 
     private func isPathLike(_ e: Expression) -> Bool {
         switch e {
@@ -564,6 +593,9 @@ struct SQLitePredicateCompiler {
             guard case let .list(items) = c.right else {
                 throw CoreStackError.invalidPredicate("IN needs a list on its right side")
             }
+            if items.count > Self.jsonListThreshold {
+                return try jsonIn(lhs: lhs, items: items, kind: kind, entity: entity, alias: alias, c: c)
+            }
             var terms: [String] = []
             var values: [String] = []
             for item in items {
@@ -593,6 +625,49 @@ struct SQLitePredicateCompiler {
         default:
             throw CoreStackError.invalidPredicate("\(c.op.rawValue) is not supported here")
         }
+    }
+
+    /// A long `IN` list: its constants and objects bound as JSON (``SQLiteJSONList``), the same
+    /// type checks and encodings as one `?` each. Key paths and SELF in the list stay in an SQL
+    /// `IN (…)` list; with `[c]`/`[d]`, both sides go through `cs_fold` (what `cs_match('equals')`
+    /// compares), except BLOB-bound text (strings holding NUL), which keeps one `cs_match` each.
+    private mutating func jsonIn(
+        lhs: String, items: [Expression], kind: Kind, entity: EntityDescription, alias: String, c: Comparison
+    ) throws -> String {
+        let opts = c.options.rawValue
+        let folded = !c.options.isEmpty && isString(kind)
+        var terms: [String] = []
+        var expressions: [String] = []
+        var bound: [DatabaseValue] = []
+        if items.contains(where: isNull) { terms.append("\(lhs) IS NULL") }
+        for item in items where !isNull(item) {
+            let before = arguments.count
+            let sql = try bindOperand(item, kind: kind, entity: entity, alias: alias, c: c)
+            if sql == "?", arguments.count == before + 1, let value = arguments.popLast() {
+                bound.append(value)
+            } else {
+                expressions.append(sql)
+            }
+        }
+        if folded {
+            func isBlob(_ v: DatabaseValue) -> Bool {
+                if case .blob = v.storage { return true }
+                return false
+            }
+            for blob in bound where isBlob(blob) {
+                terms.append("cs_match('equals', \(lhs), \(self.bind(blob)), \(opts))")
+            }
+            bound.removeAll(where: isBlob)
+            for e in expressions { terms.append("cs_match('equals', \(lhs), \(e), \(opts))") }
+            expressions.removeAll()
+        }
+        let compared = folded ? "cs_fold(\(lhs), \(opts))" : lhs
+        for source in SQLiteJSONList(bound).sources({ folded ? "cs_fold(\($0), \(opts))" : $0 }) {
+            arguments.append(source.json.databaseValue)
+            terms.append("\(compared) IN (\(source.sql))")
+        }
+        if !expressions.isEmpty { terms.append("\(lhs) IN (\(expressions.joined(separator: ", ")))") }
+        return terms.isEmpty ? "0" : Self.balanced(terms, "OR")
     }
 
     // MARK: - Sorting

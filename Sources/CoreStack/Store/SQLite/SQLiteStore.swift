@@ -516,13 +516,24 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// `error` as a ``CoreStackError``: SQLite's corruption codes and GRDB's row-decoding errors
     /// (a value of the wrong type in a file) are ``CoreStackError/storeCorrupted(path:reason:)``,
-    /// other SQLite errors ``CoreStackError/sqlite(path:message:)``; CoreStack's own errors and
-    /// errors thrown by callers' code pass unchanged.
+    /// SQLite's limits on the size of a statement (only a predicate makes statements that large)
+    /// ``CoreStackError/invalidPredicate(_:)``, other SQLite errors
+    /// ``CoreStackError/sqlite(path:message:)``; CoreStack's own errors and errors thrown by
+    /// callers' code pass unchanged.
     static func storeError(_ error: any Error, path: String) -> any Error {
         switch error {
         case let error as DatabaseError:
             if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
                 return CoreStackError.storeCorrupted(path: path, reason: error.message ?? "SQLite reports a malformed database")
+            }
+            if error.resultCode == .SQLITE_ERROR, let message = error.message,
+                ["parser stack overflow", "Expression tree is too large", "too many SQL variables"].contains(where: message.contains)
+            {
+                // Long lists and chains compile small; what is left is nesting: SQLite's parser
+                // holds about 100 levels, and each level of AND, OR or NOT inside another takes several.
+                return CoreStackError.invalidPredicate(
+                    "the predicate is too large or nested too deeply for SQLite (\(message)); "
+                        + "use fewer levels of parentheses around AND, OR and NOT")
             }
             return CoreStackError.sqlite(path: path, message: error.message ?? "\(error)")
         case let error as RowDecodingError:
