@@ -113,6 +113,17 @@ struct AutomaticMigrationTests {
         #expect(!left.contains { $0.contains("migrating") })
     }
 
+    @Test("a store of an unrelated model (no entity in common) is not migrated on open, though inference would drop and add entities")
+    func unrelatedModel() throws {
+        let url = try Self.notesStore(try Self.v1Notes())
+        let before = try Data(contentsOf: url)
+        let photos = try ManagedObjectModel(versionName: "Photos") { EntityDescription("Photo") { AttributeDescription("url", .string) } }
+        #expect(throws: MigrationError.self) {
+            _ = try SQLiteStore(url: url, model: photos, options: PersistentStoreOptions(shouldMigrateStoreAutomatically: true))
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
     @Test("PersistentContainer migrates by default; with the option off it reports the mismatch")
     func container() async throws {
         let v1 = try Self.v1Notes(), v2 = try Self.v2Notes()

@@ -43,6 +43,13 @@ extension SQLiteMigration {
                 entity: current.versionName ?? "the store's version",
                 reason: "the store needs migrating, and inferring a mapping is off with no staged migration manager")
         }
+        // A store that shares no entity with the model is not an earlier version of it: migrating
+        // would drop every row, which opening must never do unasked.
+        if let direct = try? mapping(from: current, to: destination), direct.entities.isEmpty, !current.entities.isEmpty {
+            throw MigrationError(
+                entity: current.versionName ?? "the store's model",
+                reason: "the store shares no entity with \(destination.versionName ?? "the model"): not an earlier version of it")
+        }
         // Through a bundle's versions in order (V1 → V2 → V3) when the store is one of them.
         if let start = versions.firstIndex(where: { $0 === current }), let end = versions.firstIndex(where: { $0 === destination }),
             start < end
