@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@testable import CoreStack
+
+/// A running `corestack-migrate-probe`: migrates a store on open, until it ends or is killed.
+final class MigrateProbe: @unchecked Sendable {
+    let process = Process()
+    let output = Recorder<String>()
+
+    static func binary() throws -> URL {
+        var folders: [URL] = [Bundle.main.bundleURL]
+        if let exe = Bundle.main.executableURL { folders.append(exe.deletingLastPathComponent()) }
+        for f in folders {
+            let candidate = f.appendingPathComponent("corestack-migrate-probe")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw Missing(searched: folders.map(\.path))
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String {
+            "corestack-migrate-probe was not found (looked in \(searched.joined(separator: ", "))); build it with `swift build --build-tests`"
+        }
+    }
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = try Self.binary()
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let handle = pipe.fileHandleForReading
+        let output = output
+        DispatchQueue.global().async {
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                output.append(String(decoding: data, as: UTF8.self))
+            }
+        }
+    }
+
+    var text: String { output.values.joined() }
+
+    /// Waits (polling every millisecond) until the probe printed `word`; false when it ended first or after `seconds`.
+    func waitFor(_ word: String, seconds: Double = 30) async -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if text.contains(word) { return true }
+            if !process.isRunning { return text.contains(word) }
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        return false
+    }
+}
+
+/// A fixed-seed generator (SplitMix64), so the kill moments are the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("migration killed with SIGKILL (corestack-migrate-probe)", .serialized)
+struct MigrationKillTests {
+    static let store = "stores/wibosco-CoreDataMigration-Example/CoreDataMigration_Example_3.sqlite"
+
+    @Test("a migration SIGKILLed at 24 seeded moments leaves at the store's path the original or the migrated store, whole, never a mix")
+    func killedMigrations() async throws {
+        let modelURL = Fixtures.url(MigrationTests.wibosco)
+        let read = try XcodeModelReader.readBundle(at: modelURL)
+        let v3 = try #require(read.version(named: "CoreDataMigration_Example 3"))
+        let v4 = try #require(read.version(named: "CoreDataMigration_Example 4"))
+        let bundle = ManagedObjectModelBundle(name: read.name, versions: read.versions, currentVersion: v4)
+        let fixture = try Fixtures.copyStore(Self.store)
+        let originalMetadata = try SQLiteStore.metadata(at: fixture)
+        #expect(originalMetadata.versionHashes != v4.entityVersionHashes)
+        let arguments = { (url: URL) in [url.path, modelURL.path, "CoreDataMigration_Example 4"] }
+
+        // How long one migration takes here (the longer of two), from "migrating" to "done".
+        var window = 0.05
+        for _ in 0..<2 {
+            let probe = try MigrateProbe(arguments(try Fixtures.copyStore(Self.store)))
+            #expect(await probe.waitFor("migrating"))
+            let start = Date()
+            #expect(await probe.waitFor("done 1"), "\(probe.text)")
+            window = max(window, Date().timeIntervalSince(start))
+        }
+
+        var generator = SeededGenerator(state: 17)
+        var outcomes: [String: Int] = [:]
+        var killedBeforeTheEnd = 0
+        let kills = 24
+        for round in 0..<kills {
+            let url = try Fixtures.copyStore(Self.store)
+            let folder = url.deletingLastPathComponent()
+            let probe = try MigrateProbe(arguments(url))
+            #expect(await probe.waitFor("migrating"), "\(probe.text)")
+            // Seeded moments over the migration and a little past it.
+            let delay = Double.random(in: 0...(window * 1.2), using: &generator)
+            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            kill(probe.process.processIdentifier, SIGKILL)
+            probe.process.waitUntilExit()
+            if probe.process.terminationReason == .uncaughtSignal { killedBeforeTheEnd += 1 }
+
+            // The file at the store's path: whole, and one store or the other.
+            let check = try RawSQLite.run("PRAGMA integrity_check", in: url).map { "\($0.values.first ?? "")" }
+            #expect(check == ["ok"], "round \(round), killed after \(delay) s")
+            let metadata = try SQLiteStore.metadata(at: url)
+            #expect(metadata.storeUUID == originalMetadata.storeUUID)
+            let outcome: String
+            if metadata.versionHashes == originalMetadata.versionHashes {
+                outcome = "original"
+                #expect(try MigrationTests.count("Post", url, v3) == 7995)
+                #expect(try MigrationTests.count("Color", url, v3) == 7995)
+            } else {
+                outcome = "migrated"
+                #expect(metadata.versionHashes == v4.entityVersionHashes, "round \(round): neither version's hashes")
+                #expect(try MigrationTests.count("Post", url, v4) == 7995)
+                #expect(try MigrationTests.count("Color", url, v4) == 7995)
+                #expect(try RawSQLite.scalar("SELECT COUNT(*) FROM ZPOST WHERE ZHIDE = 0 AND ZCOLOR IS NOT NULL", in: url) == 7995)
+            }
+            outcomes[outcome, default: 0] += 1
+            // Beside it, at most an interrupted migration's temporary files (never named as the store).
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            let expected = Set(["", "-wal", "-shm"].map { url.lastPathComponent + $0 })
+            #expect(names.allSatisfy { expected.contains($0) || $0.hasPrefix(SQLiteMigration.temporaryPrefix(for: url)) }, "\(names)")
+
+            // It reopens (migrating if it was the original), and the leftovers are gone.
+            let options = PersistentStoreOptions(shouldMigrateStoreAutomatically: true)
+            do {
+                let reopened = try SQLiteStore.open(url: url, bundle: bundle, readOnly: false, options: options)
+                #expect(reopened.model === v4)
+                #expect(reopened.migrationsOnOpen.count == (outcome == "original" ? 1 : 0))
+            }
+            #expect(try MigrationTests.count("Post", url, v4) == 7995)
+            let after = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(!after.contains { $0.hasPrefix(SQLiteMigration.temporaryPrefix(for: url)) }, "\(after)")
+        }
+        print("migration kill test: \(kills) kills, window \(Int(window * 1000)) ms, \(killedBeforeTheEnd) before the probe ended, outcomes \(outcomes.sorted { $0.key < $1.key })")
+        #expect(outcomes.values.reduce(0, +) == kills)
+        // The seeded moments fall inside the migration, not only after it.
+        #expect(killedBeforeTheEnd >= kills / 3)
+    }
+}
