@@ -27,9 +27,12 @@ import GRDB
 /// print(plan.lines)
 /// ```
 ///
-/// Not covered (yet): to-one ↔ to-many changes, moving rows between entity tables, staged
-/// migration with code, and the order keys of ordered one-to-many relationships (`Z_FOK_` columns
-/// start empty). Migrated stores carry CoreStack's metadata (version hashes of the destination model).
+/// Changes inference cannot make go in a custom ``MigrationStage`` of a ``StagedMigrationManager``;
+/// opening a store can migrate it (``PersistentStoreOptions/shouldMigrateStoreAutomatically``).
+/// Not covered: moving rows between entity tables, and the order keys of ordered one-to-many
+/// relationships (`Z_FOK_` columns start empty). Migrated stores keep their UUID and carry
+/// CoreStack's metadata (version hashes of the destination model) and the destination model in
+/// `Z_MODELCACHE`. Docs/Migration.md has the details.
 public enum SQLiteMigration {
     /// How each destination entity and property maps to the source model.
     struct Mapping {
