@@ -81,6 +81,41 @@ struct StagedMigrationTests {
         #expect(!left.contains { $0.contains("migrating") })
     }
 
+    @Test("a custom stage changes an Integer to a String (not inferable): willMigrate's saved edits reach the new file, didMigrate writes the new values")
+    func typeChangeWithCode() throws {
+        let v1 = try AutomaticMigrationTests.v1Notes()
+        let v2 = try ManagedObjectModel(versionName: "Notes 2 (stars as text)") {
+            EntityDescription("Note") {
+                AttributeDescription("text", .string)
+                AttributeDescription("stars", .string, isOptional: false)
+            }
+        }
+        #expect(throws: MigrationError(entity: "Note", property: "stars", reason: "Integer 16 cannot become String without code")) {
+            try SQLiteMigration.plan(from: v1, to: v2)
+        }
+        let url = try AutomaticMigrationTests.notesStore(v1)
+        let stars = StageValues()
+        let stage = MigrationStage.custom(
+            from: v1, to: v2,
+            willMigrate: { context in
+                for note in try context.fetch(FetchRequest<ManagedObject>(entityName: "Note")) {
+                    let text = try note.value(forKey: "text") as? String ?? ""
+                    stars[text.uppercased()] = String(repeating: "★", count: try note.value(forKey: "stars").flatMap { Int("\($0)") } ?? 0)
+                    try note.setValue(text.uppercased(), forKey: "text")  // saved into the copy, then copied
+                }
+            },
+            didMigrate: { context in
+                for note in try context.fetch(FetchRequest<ManagedObject>(entityName: "Note")) {
+                    try note.setValue(stars[try note.value(forKey: "text") as? String ?? ""] ?? "", forKey: "stars")
+                }
+            })
+        let plans = try StagedMigrationManager(stages: [stage]).migrateStore(at: url, to: v2)
+        #expect(plans.map(\.lines) == [["Note.stars: retyped (from Integer 16 to String, by the stage's code)"]])
+        let rows = try RawSQLite.run("SELECT ZTEXT, ZSTARS FROM ZNOTE ORDER BY Z_PK", in: url)
+        #expect(rows.map { "\($0["ZTEXT"] ?? "")|\($0["ZSTARS"] ?? "")" } == ["NOTE 0|", "NOTE 1|★", "NOTE 2|★★"])
+        #expect(try SQLiteStore.metadata(at: url).versionHashes == v2.entityVersionHashes)
+    }
+
     @Test("StagedMigrationManager.migrateStore infers the steps no stage covers (v1 → v2 before the custom v2 → v3)")
     func inferredBeforeAStage() throws {
         let url = try Fixtures.copyStore("stores/wibosco-CoreDataMigration-Example/CoreDataMigration_Example_1.sqlite")
