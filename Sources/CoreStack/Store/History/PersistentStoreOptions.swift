@@ -37,6 +37,11 @@ public struct PersistentStoreOptions: Sendable, Hashable {
     public var shouldMigrateStoreAutomatically: Bool
     /// Lets automatic migration infer the mapping (`NSInferMappingModelAutomaticallyOption`).
     /// On by default; off, only the stages of ``stagedMigrationManager`` migrate.
+    ///
+    /// ```swift
+    /// let options = PersistentStoreOptions(shouldMigrateStoreAutomatically: true, shouldInferMappingModelAutomatically: false,
+    ///                                      stagedMigrationManager: manager)   // every step must be a stage
+    /// ```
     public var shouldInferMappingModelAutomatically: Bool
     /// The stages automatic migration runs (`NSPersistentStoreStagedMigrationManagerOptionKey`),
     /// for changes inference cannot make. nil by default.

@@ -19,6 +19,10 @@ import Foundation
 /// Managers compare (and hash) by identity, so store options holding one stay `Hashable`.
 public final class StagedMigrationManager: Sendable, Hashable {
     /// The stages, in the order they run.
+    ///
+    /// ```swift
+    /// manager.stages.map(\.kind)   // [.lightweight, .custom]
+    /// ```
     public let stages: [MigrationStage]
 
     /// A manager for `stages`, run in order.
