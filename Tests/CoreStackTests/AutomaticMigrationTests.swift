@@ -124,6 +124,15 @@ struct AutomaticMigrationTests {
         #expect(try Data(contentsOf: url) == before)
     }
 
+    @Test("with mapping inference off and no staged migration manager, opening refuses to migrate and leaves the store")
+    func inferenceOff() throws {
+        let url = try Self.notesStore(try Self.v1Notes())
+        let before = try Data(contentsOf: url)
+        let options = PersistentStoreOptions(shouldMigrateStoreAutomatically: true, shouldInferMappingModelAutomatically: false)
+        #expect(throws: MigrationError.self) { _ = try SQLiteStore(url: url, model: try Self.v2Notes(), options: options) }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
     @Test("PersistentContainer migrates by default; with the option off it reports the mismatch")
     func container() async throws {
         let v1 = try Self.v1Notes(), v2 = try Self.v2Notes()
