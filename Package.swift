@@ -75,6 +75,11 @@ let package = Package(
             name: "corestack-stack-probe",
             dependencies: ["CoreStack"]
         ),
+        // Another process for the migration crash test: migrates a store until it is killed.
+        .executableTarget(
+            name: "corestack-migrate-probe",
+            dependencies: ["CoreStack"]
+        ),
         // Another process for the cross-process history tests and the remote-change benchmark.
         .executableTarget(
             name: "corestack-history-probe",

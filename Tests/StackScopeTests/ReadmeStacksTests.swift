@@ -2,7 +2,7 @@ import CoreStack
 import Foundation
 import Testing
 
-// The "Ready-made stacks" and "Watching results" snippets of README.md. Keep the two in step.
+// The "Ready-made stacks" (with "Migration") and "Watching results" snippets of README.md. Keep the two in step.
 
 @Suite("README stacks and results")
 struct ReadmeStacksTests {
@@ -63,5 +63,34 @@ struct ReadmeStacksTests {
         let names = controller.sections.map(\.name)  // ["C", "G", "I"]
         // --- README code ends ---
         #expect(names == ["C", "G", "I"])
+    }
+
+    @Test("the migration snippet opens a store of v2 through a custom stage and a lightweight stage to v4")
+    func migrationSnippet() throws {
+        func notes(_ name: String, _ extra: [String]) throws -> ManagedObjectModel {
+            try ManagedObjectModel(versionName: name) {
+                EntityDescription("Note") {
+                    AttributeDescription("title", .string)
+                    for attribute in extra { AttributeDescription(attribute, .string) }
+                }
+            }
+        }
+        let v2 = try notes("Notes 2", []), v3 = try notes("Notes 3", ["tag"]), v4 = try notes("Notes 4", ["tag", "color"])
+        let bundle = ManagedObjectModelBundle(name: "Notes", versions: [v2, v3, v4], currentVersion: v4)
+        let url = try TestSupport.temporaryDirectory().appendingPathComponent("notes.sqlite")
+        do { _ = try SQLiteStore(url: url, model: v2) }
+        // --- README code starts ---
+        let manager = StagedMigrationManager(stages: [
+            .custom(from: v2, to: v3,
+                    willMigrate: { context in /* read the old values (v2, on a copy of the store) */ },
+                    didMigrate: { context in /* write the new ones (v3, before the new file replaces the store) */ }),
+            .lightweight(from: [v3], to: v4),
+        ])
+        let options = PersistentStoreOptions(shouldMigrateStoreAutomatically: true, stagedMigrationManager: manager)
+        let store = try SQLiteStore.open(url: url, bundle: bundle, readOnly: false, options: options)
+        let steps = store.migrationsOnOpen.map(\.lines)   // what each step changed
+        // --- README code ends ---
+        #expect(store.model === v4)
+        #expect(steps == [["Note.tag: added"], ["Note.color: added"]])
     }
 }

@@ -14,7 +14,9 @@ extension CoreDataStack {
     /// ```
     /// - Throws: ``StackError/storeLocationUnavailable(path:reason:)`` when the folder cannot be
     ///   created or written; ``CoreStackError/notAStore(path:reason:)``,
-    ///   ``CoreStackError/modelMismatch(path:differences:)`` and SQLite errors from the store.
+    ///   ``CoreStackError/modelMismatch(path:differences:)`` and SQLite errors from the store;
+    ///   ``MigrationError`` when a store written with another model it carries cannot be migrated
+    ///   by inference (see ``Options/storeOptions``; the store untouched).
     public static func constructSQLiteStack(
         model: ManagedObjectModel, modelName: String? = nil, at storeURL: URL? = nil, options: Options = Options()
     ) async throws -> CoreDataStack {
@@ -22,7 +24,7 @@ extension CoreDataStack {
         let url = storeURL ?? defaultStoreURL(modelName: name, options: options)
         return try await onBackgroundQueue {
             try StoreLocation.prepareFolder(for: url)
-            let store = try SQLiteStore(url: url, model: model)
+            let store = try SQLiteStore(url: url, model: model, options: options.storeOptions)
             return try CoreDataStack(model: model, storeType: .sqlite(url), store: store, options: options, modelBundle: nil)
         }
     }
@@ -35,8 +37,10 @@ extension CoreDataStack {
     /// let stack = try await CoreDataStack.constructSQLiteStack(modelName: "Library", modelFolder: resources)
     /// ```
     /// - Throws: ``StackError/modelNotFound(name:searched:)``, plus the errors of
-    ///   ``constructSQLiteStack(model:modelName:at:options:)``; an existing store written with an older
-    ///   version of the model throws ``CoreStackError/migrationRequired(path:storeVersion:currentVersion:)``.
+    ///   ``constructSQLiteStack(model:modelName:at:options:)``. An existing store written with an older
+    ///   version of the model is migrated to the current one (``Options/storeOptions``); with automatic
+    ///   migration off it throws ``CoreStackError/migrationRequired(path:storeVersion:currentVersion:)``,
+    ///   and a change that cannot be inferred throws ``MigrationError`` (the store untouched).
     public static func constructSQLiteStack(
         modelName: String, modelFolder: URL? = nil, at storeURL: URL? = nil, options: Options = Options()
     ) async throws -> CoreDataStack {
@@ -44,7 +48,7 @@ extension CoreDataStack {
         let url = storeURL ?? defaultStoreURL(modelName: modelName, options: options)
         return try await onBackgroundQueue {
             try StoreLocation.prepareFolder(for: url)
-            let store = try SQLiteStore.open(url: url, bundle: bundle, readOnly: false)
+            let store = try SQLiteStore.open(url: url, bundle: bundle, readOnly: false, options: options.storeOptions)
             return try CoreDataStack(
                 model: store.model, storeType: .sqlite(url), store: store, options: options, modelBundle: bundle)
         }

@@ -51,6 +51,14 @@ public final class CoreDataStack: @unchecked Sendable {
         public var environment: [String: String]?
         /// Where the stack reports errors of the saves it triggers by itself (default: standard error).
         public var log: @Sendable (String) -> Void
+        /// How the SQLite store is opened. Automatic lightweight migration is on by default, as in
+        /// Apple's container: a store of an earlier version (of the model bundle, or the model the
+        /// store carries) is migrated when the stack is built, if the mapping can be inferred.
+        ///
+        /// ```swift
+        /// options.storeOptions.shouldMigrateStoreAutomatically = false  // throw migrationRequired instead
+        /// ```
+        public var storeOptions = PersistentStoreOptions(shouldMigrateStoreAutomatically: true)
 
         /// Options with the given application name, environment and log.
         public init(

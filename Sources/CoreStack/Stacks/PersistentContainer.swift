@@ -35,15 +35,23 @@ public final class PersistentContainer: @unchecked Sendable {
         public var url: URL?
         /// Whether writes are refused.
         public var isReadOnly: Bool
-        /// History tracking and remote change notifications (Core Data's store description options).
+        /// History tracking, remote change notifications and migration (Core Data's store
+        /// description options). Automatic lightweight migration is on, as in Apple's
+        /// `NSPersistentStoreDescription`: a store written with an earlier model that it carries
+        /// (`Z_MODELCACHE`) is migrated when it is loaded, if the mapping can be inferred.
         ///
         /// ```swift
         /// container.storeDescription.options.persistentHistoryTracking = true
+        /// container.storeDescription.options.shouldMigrateStoreAutomatically = false  // fail instead
         /// ```
-        public var options = PersistentStoreOptions()
+        public var options = PersistentStoreOptions(shouldMigrateStoreAutomatically: true)
 
         /// A store description. An SQLite store needs `url` (the container's own default description has
-        /// one: `<data folder>/<name>/<name>.sqlite`).
+        /// one: `<data folder>/<name>/<name>.sqlite`); the options migrate automatically.
+        ///
+        /// ```swift
+        /// let description = PersistentContainer.StoreDescription(url: url)
+        /// ```
         public init(type: StoreType = .sqlite, url: URL? = nil, isReadOnly: Bool = false) {
             self.type = type
             self.url = url

@@ -16,6 +16,8 @@ import Foundation
 /// it is local data that can be restored from elsewhere. A store that cannot be opened (corrupt,
 /// not a database, another model) is moved aside next to it under a timestamped name, never
 /// silently deleted, and a fresh store replaces it; ``dataStoreWasResetOrCreatedOnLoad`` tells.
+/// A store written with an earlier model that it carries (`Z_MODELCACHE`) is migrated instead,
+/// when the mapping can be inferred (``Configuration/storeOptions``; ``migrationsOnLoad`` tells).
 /// A folder (or anything else that is not a file) where the store file belongs is moved aside the
 /// same way. A store of up to ``quickCheckSizeLimit`` bytes is checked with SQLite's
 /// `PRAGMA quick_check` when it is opened, so a damaged page is found then rather than by a fetch.
@@ -49,12 +51,15 @@ open class PersistentStoreManager: @unchecked Sendable {
         public var savesOnTermination: Bool
         /// Where the manager logs (quarantines, child-context errors, save errors). Default: standard error.
         public var log: @Sendable (String) -> Void
-        /// How the store is opened: persistent history, remote change notifications.
+        /// How the store is opened: persistent history, remote change notifications, migration.
+        /// Automatic lightweight migration is on by default: a store written with an earlier model
+        /// it carries is migrated, keeping its data, rather than moved aside (it still is when the
+        /// migration cannot be inferred).
         ///
         /// ```swift
         /// config.storeOptions = PersistentStoreOptions(persistentHistoryTracking: true, remoteChangeNotifications: true)
         /// ```
-        public var storeOptions = PersistentStoreOptions()
+        public var storeOptions = PersistentStoreOptions(shouldMigrateStoreAutomatically: true)
 
         /// A configuration; `storeURL` nil puts the store in the cache folder, `savesOnTermination` true saves on SIGTERM, SIGINT, SIGHUP, SIGTSTP and at exit.
         public init(
@@ -106,6 +111,13 @@ open class PersistentStoreManager: @unchecked Sendable {
     public let quarantinedStoreURL: URL?
     /// Why the store had to be reset this session, if it did.
     public let resetReason: String?
+    /// The migrations made when the store was opened (a store of an earlier model, migrated
+    /// instead of reset); empty when none was needed.
+    ///
+    /// ```swift
+    /// if !manager.migrationsOnLoad.isEmpty { print("migrated the cache, kept its objects") }
+    /// ```
+    public let migrationsOnLoad: [MigrationPlan]
 
     /// Opens (or creates) the store and sets up the main context.
     ///
@@ -122,6 +134,7 @@ open class PersistentStoreManager: @unchecked Sendable {
         dataStoreWasResetOrCreatedOnLoad = opened.resetOrCreated
         quarantinedStoreURL = opened.quarantinedURL
         resetReason = opened.reason
+        migrationsOnLoad = opened.store.migrationsOnOpen
         persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: configuration.model)
         try persistentStoreCoordinator.addPersistentStore(opened.store)
         managedObjectContext = ManagedObjectContext(
@@ -277,7 +290,8 @@ open class PersistentStoreManager: @unchecked Sendable {
     ///
     /// Unusable: not a file (a folder, a socket, … where the store file belongs), not an SQLite
     /// database, damaged (``SQLiteStore/quickCheck(at:)`` fails for a store up to
-    /// ``quickCheckSizeLimit``, or a bookkeeping value is wrong), or written with another model.
+    /// ``quickCheckSizeLimit``, or a bookkeeping value is wrong), or written with another model
+    /// that automatic migration (when `options` ask for it) cannot migrate from.
     static func openStore(
         at url: URL, model: ManagedObjectModel, options: PersistentStoreOptions = PersistentStoreOptions(), log: @Sendable (String) -> Void
     ) throws -> OpenedStore {
@@ -291,8 +305,15 @@ open class PersistentStoreManager: @unchecked Sendable {
             }
             do {
                 if storeSize(at: url) <= quickCheckSizeLimit { try SQLiteStore.quickCheck(at: url) }
-                return OpenedStore(store: try SQLiteStore(url: url, model: model, options: options), resetOrCreated: false)
+                let store = try SQLiteStore(url: url, model: model, options: options)
+                for plan in store.migrationsOnOpen {
+                    log("migrated the store \(url.path) to the current model: \(plan.lines.joined(separator: "; "))")
+                }
+                return OpenedStore(store: store, resetOrCreated: false)
             } catch let error as CoreStackError where isUnusableStore(error) {
+                reason = error.description
+            } catch let error as MigrationError where error.entity != url.path {
+                // A change the migration cannot make (not a failure of the file, such as a store in use).
                 reason = error.description
             }
         }

@@ -12,8 +12,11 @@ import GRDB
 /// ``MigrationError`` naming the entity, the property and why, before the file is touched.
 ///
 /// Safe by construction: the new store is written into a new file beside the store, checked with
-/// `PRAGMA integrity_check`, and renamed over the store (an atomic rename) only when complete; the
-/// original is untouched until then (its `-wal` is first folded into it, without changing its data).
+/// `PRAGMA integrity_check`, and renamed over the store (an atomic rename, then the folder is
+/// synced) only when complete; the original is untouched until then (its `-wal` is first folded
+/// into it, without changing its data). A process killed at any moment leaves at the store's path
+/// either the original store or the migrated one (tested with SIGKILL at seeded moments); the
+/// temporary files it may leave beside the store are removed by the next migration.
 ///
 /// ```swift
 /// let bundle = try XcodeModelReader.readBundle(at: modelURL)
@@ -24,9 +27,12 @@ import GRDB
 /// print(plan.lines)
 /// ```
 ///
-/// Not covered (yet): to-one ↔ to-many changes, moving rows between entity tables, staged
-/// migration with code, and the order keys of ordered one-to-many relationships (`Z_FOK_` columns
-/// start empty). Migrated stores carry CoreStack's metadata (version hashes of the destination model).
+/// Changes inference cannot make go in a custom ``MigrationStage`` of a ``StagedMigrationManager``;
+/// opening a store can migrate it (``PersistentStoreOptions/shouldMigrateStoreAutomatically``).
+/// Not covered: moving rows between entity tables, and the order keys of ordered one-to-many
+/// relationships (`Z_FOK_` columns start empty). Migrated stores keep their UUID and carry
+/// CoreStack's metadata (version hashes of the destination model) and the destination model in
+/// `Z_MODELCACHE`. Docs/Migration.md has the details.
 public enum SQLiteMigration {
     /// How each destination entity and property maps to the source model.
     struct Mapping {
@@ -37,6 +43,8 @@ public enum SQLiteMigration {
         var attributes: [String: [Int: Int]]
         /// Destination entity name → destination relationship slot → source relationship slot.
         var relationships: [String: [Int: Int]]
+        /// Properties a custom stage's code must fill: changes not inferred (entity, property).
+        var unfilled: [(entity: String, property: String)] = []
     }
 
     /// The changes a migration from `source` to `destination` makes, or the first change it cannot infer.
@@ -50,20 +58,34 @@ public enum SQLiteMigration {
     }
 
     /// Migrates the store at `url`, written with `source`, to `destination`, and returns what changed.
-    /// The store must not be open elsewhere. Objects keep their primary keys, so object IDs survive.
+    /// The store must not be open elsewhere. Objects keep their primary keys and the store keeps
+    /// its UUID, so object IDs survive.
     ///
+    /// ```swift
+    /// let plan = try SQLiteMigration.migrateStore(at: url, from: v3, to: v4)
+    /// ```
     /// - Throws: ``MigrationError`` (nothing changed), ``CoreStackError/modelMismatch(path:differences:)``
     ///   when the store was not written with `source`, ``CoreStackError/sqlite(path:message:)``.
     @discardableResult
     public static func migrateStore(at url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> MigrationPlan {
-        let map = try mapping(from: source, to: destination)
+        try migrate(at: url, from: source, to: destination, stage: nil)
+    }
+
+    /// The prefix of the temporary files a migration of `url` writes beside it.
+    static func temporaryPrefix(for url: URL) -> String { ".\(url.lastPathComponent).migrating-" }
+
+    /// One migration step, inferred, or (with `stage`, a custom stage) with the stage's code: its
+    /// `willMigrate` runs on a copy of the store (source model), its `didMigrate` on the new file
+    /// (destination model) before the swap, so the store is untouched until the new file replaces it.
+    static func migrate(
+        at url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel, stage: MigrationStage?
+    ) throws -> MigrationPlan {
+        let custom = stage?.kind == .custom ? stage : nil
+        let map = try mapping(from: source, to: destination, lenient: custom != nil)
         let path = url.path
         let inspection = try SQLiteStore.inspect(url: url)
         let diffs = SQLiteStore.differences(model: source, inspection: inspection)
         guard diffs.isEmpty else { throw CoreStackError.modelMismatch(path: path, differences: diffs) }
-        var sourceSchema = SQLiteSchema(model: source, storeNumbers: SQLiteSchema.storeNumbers(of: source, in: inspection.structure))
-        sourceSchema.adoptJoinTableNames(from: inspection.structure)
-        let destinationSchema = SQLiteSchema(model: destination)
 
         // Fold a -wal into the store (its data unchanged) so the file alone holds every row and
         // the emptied -wal can be removed before the swap (a stale -wal must never meet the new file).
@@ -82,41 +104,143 @@ public enum SQLiteMigration {
         }
 
         let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).migrating-\(UUID().uuidString)")
-        func removeTemporary() {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: temporary.path + suffix) }
+        removeLeftovers(of: url)
+        let temporary = folder.appendingPathComponent(temporaryPrefix(for: url) + UUID().uuidString)
+        let sourceCopy = folder.appendingPathComponent(temporaryPrefix(for: url) + UUID().uuidString + "-source")
+        func removeTemporaries() {
+            for file in [temporary, sourceCopy] {
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: file.path + suffix) }
+            }
         }
         do {
+            // A custom stage's willMigrate changes a copy of the store, which the rows then come from.
+            var copyFrom = url
+            var copyInspection = inspection
+            if let willMigrate = custom?.willMigrate {
+                try fm.copyItem(at: url, to: sourceCopy)
+                try runStageCode(willMigrate, at: sourceCopy, model: source)
+                copyFrom = sourceCopy
+                copyInspection = try SQLiteStore.inspect(url: sourceCopy)
+            }
+            var sourceSchema = SQLiteSchema(model: source, storeNumbers: SQLiteSchema.storeNumbers(of: source, in: copyInspection.structure))
+            sourceSchema.adoptJoinTableNames(from: copyInspection.structure)
+            let destinationSchema = SQLiteSchema(model: destination)
+
             do { _ = try SQLiteStore(url: temporary, model: destination) }  // creates the schema; closed at once
             try SQLiteStore.wrap(temporary.path) {
                 let queue = try DatabaseQueue(path: temporary.path)
                 try queue.writeWithoutTransaction { db in
-                    try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [path])
+                    try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [copyFrom.path])
                     try db.inTransaction {
-                        try copyRows(db, map: map, source: sourceSchema, destination: destinationSchema, storeEntities: inspection.structure.entities)
+                        try copyRows(db, map: map, source: sourceSchema, destination: destinationSchema, storeEntities: copyInspection.structure.entities)
+                        // The store keeps its identity: object IDs (URIs) name the same objects after the migration.
+                        try db.execute(sql: "UPDATE main.Z_METADATA SET Z_UUID = ?", arguments: [inspection.metadata.storeUUID])
                         return .commit
                     }
                     try db.execute(sql: "DETACH DATABASE src")
+                }
+                try queue.close()
+            }
+            if let didMigrate = custom?.didMigrate {
+                try runStageCode(didMigrate, at: temporary, model: destination)
+            }
+            try SQLiteStore.wrap(temporary.path) {
+                let queue = try DatabaseQueue(path: temporary.path)
+                try queue.writeWithoutTransaction { db in
+                    try checkFilled(db, map: map, destination: destinationSchema)
                     let check = try String.fetchAll(db, sql: "PRAGMA integrity_check")
                     guard check == ["ok"] else {
                         throw MigrationError(entity: path, reason: "the migrated file fails its integrity check: \(check.prefix(3).joined(separator: "; "))")
                     }
-                    _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+                    // The file stays in WAL mode (as stores are opened): switching it to another
+                    // journal mode here would have the first open switch it back in place, through
+                    // a rollback journal a crash can leave beside the store.
+                    let result = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                    guard (result?[0] as Int?) == 0 else {
+                        throw MigrationError(entity: path, reason: "the migrated file cannot be checkpointed")
+                    }
                 }
                 try queue.close()
             }
-            if let size = (try? fm.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber, size.intValue > 0 {
-                throw MigrationError(entity: path, reason: "the store was written to during the migration")
+            // Everything is in the new file itself: the rename moves only it.
+            if let size = (try? fm.attributesOfItem(atPath: temporary.path + "-wal"))?[.size] as? NSNumber, size.intValue > 0 {
+                throw MigrationError(entity: path, reason: "the migrated file's -wal was not folded into it")
             }
-            for suffix in ["-wal", "-shm"] { try? fm.removeItem(atPath: path + suffix) }
+            for suffix in ["-wal", "-journal"] {
+                if let size = (try? fm.attributesOfItem(atPath: path + suffix))?[.size] as? NSNumber, size.intValue > 0 {
+                    throw MigrationError(entity: path, reason: "the store was written to during the migration")
+                }
+            }
+            // No side file of the old store may meet the new one.
+            for suffix in ["-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: path + suffix) }
             guard rename(temporary.path, path) == 0 else {
                 throw MigrationError(entity: path, reason: "cannot move the migrated file into place (errno \(errno))")
             }
+            syncFolder(folder)
         } catch {
-            removeTemporary()
+            removeTemporaries()
             throw error
         }
+        removeTemporaries()
         return map.plan
+    }
+
+    /// Removes what an interrupted migration of `url` left beside it (its temporary files). They are
+    /// never the store: the store is replaced only by a complete, checked file, in one rename.
+    static func removeLeftovers(of url: URL) {
+        let fm = FileManager.default
+        let folder = url.deletingLastPathComponent()
+        let prefix = temporaryPrefix(for: url)
+        for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
+            try? fm.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// Makes the rename durable: flushes the folder's entry to disk (best effort).
+    private static func syncFolder(_ folder: URL) {
+        let fd = open(folder.path, O_RDONLY)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        _ = close(fd)
+    }
+
+    /// Runs a stage's code on a private-queue context of a store at `url` opened with `model`, and
+    /// saves what it left unsaved. The store is closed again before this returns.
+    private static func runStageCode(
+        _ code: @Sendable (ManagedObjectContext) throws -> Void, at url: URL, model: ManagedObjectModel
+    ) throws {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(try SQLiteStore(url: url, model: model))
+        defer { coordinator.removePersistentStore() }
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "MigrationStage")
+        try context.performAndWait {
+            try code(context)
+            if context.hasChanges { try context.save() }
+            context.reset()
+        }
+    }
+
+    /// Throws for a required property a custom stage's mapping left empty (a change inference cannot
+    /// make) and its `didMigrate` did not fill.
+    private static func checkFilled(_ db: Database, map: Mapping, destination: SQLiteSchema) throws {
+        for (entityName, property) in map.unfilled {
+            guard let entity = destination.model.entity(named: entityName), let m = try? destination.mapping(for: entity) else { continue }
+            let numbers = try entity.selfAndDescendants.map { try destination.mapping(for: $0).number }
+            var column: String?
+            if let slot = entity.attributeSlots[property], entity.allAttributes[slot].isOptional == false {
+                column = m.attributeColumns[slot]
+            } else if let slot = entity.relationshipSlots[property], !entity.allRelationships[slot].isOptional {
+                column = m.toOne[slot]?.column
+            }
+            guard let column else { continue }
+            let empty = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM \(m.table) WHERE Z_ENT IN (\(numbers.map(String.init).joined(separator: ", "))) AND \(column) IS NULL") ?? 0
+            if empty > 0 {
+                throw MigrationError(
+                    entity: entityName, property: property,
+                    reason: "required, and still empty in \(empty) row\(empty == 1 ? "" : "s") after the custom stage's didMigrate")
+            }
+        }
     }
 
     /// Migrates the store at `url` to `bundle`'s current version, progressively: from the version
@@ -155,7 +279,16 @@ public enum SQLiteMigration {
 
     // MARK: - Mapping
 
-    static func mapping(from source: ManagedObjectModel, to destination: ManagedObjectModel) throws -> Mapping {
+    /// The mapping from `source` to `destination`. `lenient` (a custom stage, whose code fills
+    /// what is not inferred): a property whose change cannot be inferred starts empty (its default)
+    /// and is listed in ``Mapping/unfilled`` instead of throwing.
+    static func mapping(from source: ManagedObjectModel, to destination: ManagedObjectModel, lenient: Bool = false) throws -> Mapping {
+        var unfilled: [(entity: String, property: String)] = []
+        /// Throws `error`, or (lenient) records the property as left to the stage's code.
+        func notInferred(_ error: MigrationError) throws {
+            guard lenient, let property = error.property else { throw error }
+            unfilled.append((error.entity, property))
+        }
         var steps: [MigrationPlan.Step] = []
         var entities: [String: EntityDescription] = [:]
         var attributes: [String: [Int: Int]] = [:]
@@ -188,8 +321,8 @@ public enum SQLiteMigration {
                 let declared = d.attributes.contains { $0.name == a.name }
                 let sourceSlot = a.renamingIdentifier.flatMap { s.attributeSlots[$0] } ?? s.attributeSlots[a.name]
                 guard let sourceSlot, !s.allAttributes[sourceSlot].isTransient else {
-                    guard a.isOptional || !a.defaultValue.isNull else {
-                        throw MigrationError(entity: d.name, property: a.name, reason: "a required attribute is added without a default value")
+                    if !a.isOptional && a.defaultValue.isNull {
+                        try notInferred(MigrationError(entity: d.name, property: a.name, reason: "a required attribute is added without a default value"))
                     }
                     if declared { steps.append(.init(entity: d.name, property: a.name, kind: .added, detail: a.defaultValue.isNull ? nil : "default \(a.defaultValue)")) }
                     continue
@@ -197,11 +330,12 @@ public enum SQLiteMigration {
                 let old = s.allAttributes[sourceSlot]
                 usedSource.insert(old.name)
                 guard convertible(old.type, a.type) else {
-                    throw MigrationError(entity: d.name, property: a.name, reason: "\(old.type) cannot become \(a.type) without code")
+                    try notInferred(MigrationError(entity: d.name, property: a.name, reason: "\(old.type) cannot become \(a.type) without code"))
+                    if declared { steps.append(.init(entity: d.name, property: a.name, kind: .retyped, detail: "from \(old.type) to \(a.type), by the stage's code")) }
+                    continue
                 }
-                if !old.isOptional && a.isOptional { /* relaxing is fine */ }
                 if old.isOptional && !a.isOptional && a.defaultValue.isNull {
-                    throw MigrationError(entity: d.name, property: a.name, reason: "an optional attribute becomes required without a default value")
+                    try notInferred(MigrationError(entity: d.name, property: a.name, reason: "an optional attribute becomes required without a default value"))
                 }
                 attributeMap[slot] = sourceSlot
                 guard declared else { continue }
@@ -222,7 +356,7 @@ public enum SQLiteMigration {
                 let declared = d.relationships.contains { $0.name == r.name }
                 guard let sourceSlot = r.renamingIdentifier.flatMap({ s.relationshipSlots[$0] }) ?? s.relationshipSlots[r.name] else {
                     if !r.isOptional && (r.isToMany ? r.minCount > 0 : true) {
-                        throw MigrationError(entity: d.name, property: r.name, reason: "a required relationship is added")
+                        try notInferred(MigrationError(entity: d.name, property: r.name, reason: "a required relationship is added"))
                     }
                     if declared { steps.append(.init(entity: d.name, property: r.name, kind: .added)) }
                     continue
@@ -230,11 +364,15 @@ public enum SQLiteMigration {
                 let old = s.allRelationships[sourceSlot]
                 usedRelationships.insert(old.name)
                 guard old.isToMany == r.isToMany else {
-                    throw MigrationError(entity: d.name, property: r.name, reason: "a to-\(old.isToMany ? "many" : "one") relationship becomes to-\(r.isToMany ? "many" : "one"): not inferred by this migration")
+                    try notInferred(MigrationError(entity: d.name, property: r.name, reason: "a to-\(old.isToMany ? "many" : "one") relationship becomes to-\(r.isToMany ? "many" : "one"): not inferred by this migration"))
+                    if declared { steps.append(.init(entity: d.name, property: r.name, kind: .retyped, detail: "by the stage's code")) }
+                    continue
                 }
                 let newDestination = destination.entity(named: r.destinationEntityName).flatMap { entities[$0.name] }
                 guard newDestination?.name == old.destinationEntityName else {
-                    throw MigrationError(entity: d.name, property: r.name, reason: "its destination \(r.destinationEntityName) is not the migrated \(old.destinationEntityName)")
+                    try notInferred(MigrationError(entity: d.name, property: r.name, reason: "its destination \(r.destinationEntityName) is not the migrated \(old.destinationEntityName)"))
+                    if declared { steps.append(.init(entity: d.name, property: r.name, kind: .retyped, detail: "by the stage's code")) }
+                    continue
                 }
                 relationshipMap[slot] = sourceSlot
                 if declared && old.name != r.name {
@@ -250,7 +388,8 @@ public enum SQLiteMigration {
         for s in source.entities where !mappedSources.contains(s.name) {
             steps.append(.init(entity: s.name, kind: .removed))
         }
-        return Mapping(plan: MigrationPlan(steps: steps), entities: entities, attributes: attributes, relationships: relationships)
+        return Mapping(
+            plan: MigrationPlan(steps: steps), entities: entities, attributes: attributes, relationships: relationships, unfilled: unfilled)
     }
 
     /// Whether values of `from` keep their meaning as `to` without code.

@@ -4,7 +4,8 @@ import GRDB
 extension SQLiteStore {
     /// The model a store written by Apple's Core Data (framework 637 and later) carries in
     /// `Z_MODELCACHE.Z_CONTENT`, decoded without a model file and without changing the file; nil
-    /// when the store has no model cache (early stores, and stores CoreStack wrote).
+    /// when the store has no model cache (stores of early Core Data versions; CoreStack writes one in
+    /// every store it creates or migrates).
     ///
     /// The model's ``ManagedObjectModel/origin`` is ``ModelOrigin/storeModelCache``; open the store
     /// with it like with any model:

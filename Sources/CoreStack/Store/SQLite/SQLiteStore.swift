@@ -40,6 +40,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// if store.options.remoteChangeNotifications { print("watching \(store.url?.path ?? "")") }
     /// ```
     public let options: PersistentStoreOptions
+    /// The migrations made when the store was opened with
+    /// ``PersistentStoreOptions/shouldMigrateStoreAutomatically`` (empty when none was needed).
+    ///
+    /// ```swift
+    /// for plan in store.migrationsOnOpen { print(plan.lines.joined(separator: "\n")) }
+    /// ```
+    public internal(set) var migrationsOnOpen: [MigrationPlan] = []
 
     let path: String
     let dbQueue: DatabaseQueue
@@ -94,18 +101,31 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Creates a store at `url` (the parent folder must exist), or opens the store there.
     ///
     /// An existing store written by CoreStack must have been written with this model (same
-    /// version hashes); one written by Apple must have the layout this model computes.
+    /// version hashes); one written by Apple must have the layout this model computes. With
+    /// ``PersistentStoreOptions/shouldMigrateStoreAutomatically`` (and not `readOnly`), a store
+    /// written with another model that it carries (`Z_MODELCACHE`) is migrated first
+    /// (``migrationsOnOpen`` tells).
     /// - Throws: ``CoreStackError/notAStore(path:reason:)`` (file left untouched),
-    ///   ``CoreStackError/modelMismatch(path:differences:)``, ``CoreStackError/sqlite(path:message:)``.
+    ///   ``CoreStackError/modelMismatch(path:differences:)``, ``MigrationError`` (automatic
+    ///   migration that cannot be inferred; file left untouched), ``CoreStackError/sqlite(path:message:)``.
     public convenience init(
         url: URL, model: ManagedObjectModel, readOnly: Bool = false, options: PersistentStoreOptions = PersistentStoreOptions()
     ) throws {
         let path = url.path
         if FileManager.default.fileExists(atPath: path) {
-            let inspection = try Self.inspect(url: url)
-            let diffs = Self.differences(model: model, inspection: inspection)
+            var inspection = try Self.inspect(url: url)
+            var diffs = Self.differences(model: model, inspection: inspection)
+            var plans: [MigrationPlan] = []
+            if !diffs.isEmpty && options.shouldMigrateStoreAutomatically && !readOnly {
+                plans = try SQLiteMigration.migrateForOpening(
+                    at: url, to: model, versions: [], options: options,
+                    mismatch: CoreStackError.modelMismatch(path: path, differences: diffs))
+                inspection = try Self.inspect(url: url)
+                diffs = Self.differences(model: model, inspection: inspection)
+            }
             guard diffs.isEmpty else { throw CoreStackError.modelMismatch(path: path, differences: diffs) }
             try self.init(url: url, model: model, readOnly: readOnly, inspection: inspection, options: options)
+            migrationsOnOpen = plans
         } else {
             guard !readOnly else { throw CoreStackError.notAStore(path: path, reason: "the file does not exist") }
             try self.init(url: url, model: model, readOnly: false, inspection: nil, options: options)
@@ -115,9 +135,18 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Opens the store at `url` with the version of `bundle` it was written with (hashes for
     /// CoreStack stores, structure for Apple's). A missing file is created with the current version.
     ///
+    /// With ``PersistentStoreOptions/shouldMigrateStoreAutomatically`` (and not `readOnly`), a store
+    /// of an earlier version (or of the model it carries) is migrated to the current version first,
+    /// progressively through the bundle's versions (``migrationsOnOpen`` tells).
+    ///
+    /// ```swift
+    /// let store = try SQLiteStore.open(url: url, bundle: bundle, readOnly: false,
+    ///                                  options: PersistentStoreOptions(shouldMigrateStoreAutomatically: true))
+    /// ```
     /// - Throws: ``CoreStackError/modelMismatch(path:differences:)`` naming what differs from the
     ///   closest version when no version fits; ``CoreStackError/migrationRequired(path:storeVersion:currentVersion:)``
-    ///   when the fitting version is not the current one and `readOnly` is false.
+    ///   when the fitting version is not the current one, `readOnly` is false and the store is not
+    ///   migrated automatically; ``MigrationError`` when automatic migration cannot infer a change.
     public static func open(
         url: URL, bundle: ManagedObjectModelBundle, readOnly: Bool, options: PersistentStoreOptions = PersistentStoreOptions()
     ) throws -> SQLiteStore {
@@ -126,7 +155,20 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             guard !readOnly else { throw CoreStackError.notAStore(path: path, reason: "the file does not exist") }
             return try SQLiteStore(url: url, model: bundle.currentVersion, readOnly: false, inspection: nil, options: options)
         }
-        let inspection = try inspect(url: url)
+        var inspection = try inspect(url: url)
+        var plans: [MigrationPlan] = []
+        let migrates = options.shouldMigrateStoreAutomatically && !readOnly
+        if migrates && !differences(model: bundle.currentVersion, inspection: inspection).isEmpty {
+            // Known version (of the bundle, or the store's own): migrate to the current one first.
+            let mismatch = CoreStackError.modelMismatch(path: path, differences: ["no version of \(bundle.name) matches the store, and it carries no model of its own that does"])
+            do {
+                plans = try SQLiteMigration.migrateForOpening(
+                    at: url, to: bundle.currentVersion, versions: bundle.versions, options: options, mismatch: mismatch)
+                inspection = try inspect(url: url)
+            } catch let error as CoreStackError where error == mismatch {
+                // Unknown version: fall through to the closest version's differences below.
+            }
+        }
         var candidates = bundle.versions
         if !candidates.contains(where: { $0 === bundle.currentVersion }) { candidates.append(bundle.currentVersion) }
         // The current version first, then the newest.
@@ -140,7 +182,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                         path: path, storeVersion: version.versionName ?? "(unnamed)",
                         currentVersion: bundle.currentVersion.versionName ?? "(unnamed)")
                 }
-                return try SQLiteStore(url: url, model: version, readOnly: readOnly, inspection: inspection, options: options)
+                let store = try SQLiteStore(url: url, model: version, readOnly: readOnly, inspection: inspection, options: options)
+                store.migrationsOnOpen = plans
+                return store
             }
             if closest == nil || diffs.count < (closest?.diffs.count ?? Int.max) { closest = (version, diffs) }
         }
