@@ -13,7 +13,7 @@ import Testing
     func terminal() {
         let clock = Clock()
         var out = ""
-        let printer = DemoProgressPrinter(isTerminal: true, now: { clock.now }) { out += $0 }
+        let printer = DemoProgressPrinter(isTerminal: true, delay: 0, now: { clock.now }) { out += $0 }
         clock.now += 1
         printer.show(DemoProgress(written: 100_000, expectedTotal: 1_000_000))
         #expect(out == "\r\u{1B}[K100,000 / ~1,000,000 objects (10%), 100,000/s, 9 s left")
@@ -32,21 +32,40 @@ import Testing
     func piped() {
         let clock = Clock()
         var out = ""
-        let printer = DemoProgressPrinter(isTerminal: false, now: { clock.now }) { out += $0 }
+        let printer = DemoProgressPrinter(isTerminal: false, delay: 0, now: { clock.now }) { out += $0 }
         for written in stride(from: 10_000, through: 990_000, by: 10_000) {
             clock.now += 0.01
             printer.show(DemoProgress(written: written, expectedTotal: 1_000_000))
         }
         var lines = out.split(separator: "\n")
-        #expect(lines.count == 9, "\(lines)")  // 10 %, 20 %, … 90 %
-        #expect(lines.first?.hasPrefix("100,000 / ~1,000,000 objects (10%)") == true)
+        #expect(lines.count == 10, "\(lines)")  // the first report, then 10 %, 20 %, … 90 %
+        #expect(lines.first?.hasPrefix("10,000 / ~1,000,000 objects (1%)") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("100,000 / ~1,000,000 objects (10%)") == true)
         #expect(!out.contains("\r") && !out.contains("\u{1B}"))
         clock.now += 6
         printer.show(DemoProgress(written: 991_000, expectedTotal: 1_000_000))
         clock.now += 0.5
         printer.show(DemoProgress(written: 1_000_000, expectedTotal: 1_000_000, isFinished: true))
         lines = out.split(separator: "\n")
-        #expect(lines.count == 11)
+        #expect(lines.count == 12)
         #expect(lines.last?.hasPrefix("1,000,000 objects in ") == true)
+    }
+
+    @Test("a run that ends within the delay shows nothing, on a terminal or piped", arguments: [true, false])
+    func quietWhenQuick(isTerminal: Bool) {
+        let clock = Clock()
+        var out = ""
+        let printer = DemoProgressPrinter(isTerminal: isTerminal, delay: 1, now: { clock.now }) { out += $0 }
+        for written in stride(from: 50, through: 300, by: 50) {
+            clock.now += 0.1
+            printer.show(DemoProgress(written: written, expectedTotal: 300))
+        }
+        printer.show(DemoProgress(written: 300, expectedTotal: 300, isFinished: true))
+        #expect(out.isEmpty)
+        // Past the delay the next report shows at once.
+        let later = DemoProgressPrinter(isTerminal: isTerminal, delay: 1, now: { clock.now }) { out += $0 }
+        clock.now += 1.5
+        later.show(DemoProgress(written: 10, expectedTotal: 300))
+        #expect(out.contains("10 / ~300 objects (3%)"))
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Shows ``DemoProgress`` as `demo create` runs: on a terminal one line that updates in place
 /// (objects written of about how many, the rate, the time left), at most ten times a second and
 /// cleared at the end; otherwise (piped, redirected) plain lines, one per tenth of the way or every
-/// five seconds, whichever comes first.
+/// five seconds, whichever comes first. Nothing is shown before `delay` has passed, so a quick
+/// run (the default size) prints nothing extra.
 ///
 /// ```swift
 /// let printer = DemoProgressPrinter(isTerminal: isatty(STDERR_FILENO) == 1) { FileHandle.standardError.write(Data($0.utf8)) }
@@ -16,17 +17,22 @@ public final class DemoProgressPrinter {
     private let start: TimeInterval
     private var lastShown: TimeInterval
     private var lastTenth = 0
-    private var lineShown = false
+    private let delay: TimeInterval
+    /// Whether anything was written (a terminal line to clear, plain lines to finish).
+    private var shownAny = false
 
     /// - Parameters:
     ///   - isTerminal: whether `write` goes to a terminal (one updating line) or not (plain lines).
+    ///   - delay: seconds of silence first; a run that ends sooner shows nothing.
     ///   - now: the clock, in seconds (tests pass their own).
     ///   - write: where the text goes (standard error in the command).
     public init(
-        isTerminal: Bool, now: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
+        isTerminal: Bool, delay: TimeInterval = 1,
+        now: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
         write: @escaping (String) -> Void
     ) {
         self.isTerminal = isTerminal
+        self.delay = delay
         self.write = write
         self.now = now
         start = now()
@@ -37,22 +43,24 @@ public final class DemoProgressPrinter {
     public func show(_ progress: DemoProgress) {
         let t = now()
         let elapsed = max(t - start, 0.001)
+        if progress.isFinished {
+            if shownAny { write(isTerminal ? "\r\u{1B}[K" : Self.describe(progress, elapsed: elapsed) + "\n") }
+            shownAny = false
+            return
+        }
+        guard elapsed >= delay else { return }
         if isTerminal {
-            if progress.isFinished {
-                if lineShown { write("\r\u{1B}[K") }
-                lineShown = false
-                return
-            }
-            guard t - lastShown >= 0.1 else { return }
+            guard t - lastShown >= 0.1 || !shownAny else { return }
             lastShown = t
-            lineShown = true
+            shownAny = true
             write("\r\u{1B}[K" + Self.describe(progress, elapsed: elapsed))
             return
         }
         let tenth = Int(progress.fraction * 10)
-        guard progress.isFinished || tenth > lastTenth || t - lastShown >= 5 else { return }
+        guard tenth > lastTenth || t - lastShown >= 5 || !shownAny else { return }
         lastTenth = max(lastTenth, tenth)
         lastShown = t
+        shownAny = true
         write(Self.describe(progress, elapsed: elapsed) + "\n")
     }
 
