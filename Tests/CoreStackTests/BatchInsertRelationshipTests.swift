@@ -74,6 +74,26 @@ struct BatchInsertRelationshipTests {
         }
     }
 
+    @Test("a destination named by a new owner's one-to-many leaves its old owner", arguments: StoreKind.allCases)
+    func movesDestination(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let ctx = stack.context
+        let (a, b) = try ctx.performAndWait { () throws -> (ManagedObjectID, ManagedObjectID) in
+            let c = try ctx.executeBatchInsert(BatchInsertRequest(entityName: "Chapter", objects: [["title": .string("c1")], ["title": .string("c2")]])).objectIDs
+            let a = try ctx.executeBatchInsert(BatchInsertRequest(entityName: "Book", objects: [["title": .string("A")]], relationships: [["chapters": c]]))
+            let b = try ctx.executeBatchInsert(BatchInsertRequest(entityName: "Book", objects: [["title": .string("B")]], relationships: [["chapters": [c[1]]]]))
+            return (a.objectIDs[0], b.objectIDs[0])
+        }
+        let reader = stack.newContext("reader")
+        try reader.performAndWait {
+            let bookA = try #require(try reader.existingObject(with: a) as? Book)
+            let bookB = try #require(try reader.existingObject(with: b) as? Book)
+            #expect(bookA.chapters.map(\.title) == ["c1"])
+            #expect(bookB.chapters.map(\.title) == ["c2"])
+            #expect(bookB.chapters.first?.book === bookB)
+        }
+    }
+
     @Test("bad relationships are refused before anything is written")
     func refusals() throws {
         let stack = try TestStack(.sqlite)

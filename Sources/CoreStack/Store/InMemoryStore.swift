@@ -99,6 +99,8 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                     if m.writesDestinationKeys, let inv = change.objectID.entity.inverseSlots[m.slot], !(inverse?.isToMany ?? true) {
                         for id in m.current {
                             guard var row = rows[id], inv < row.toOne.count else { continue }
+                            // Leaving another owner's ordered set (an unordered one is derived from the keys).
+                            if let old = row.toOne[inv], old != change.objectID { toMany[old]?[m.slot]?.remove(id) }
                             row.toOne[inv] = change.objectID
                             row.version += 1
                             rows[id] = row
