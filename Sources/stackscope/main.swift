@@ -206,7 +206,11 @@ extension StackScopeCommand {
             var force = false
 
             func run() throws {
-                try report { try DemoCommand.create(path: path, size: size, force: force) }
+                // Progress goes to standard error: an updating line on a terminal, plain lines otherwise.
+                let printer = DemoProgressPrinter(isTerminal: isatty(STDERR_FILENO) == 1) { text in
+                    FileHandle.standardError.write(Data(text.utf8))
+                }
+                try report { try DemoCommand.create(path: path, size: size, force: force, progress: printer.show) }
             }
         }
     }

@@ -35,21 +35,48 @@ extension ManagedObjectContext {
     }
 
     /// Runs a batch insert straight into the store (one transaction, no object made, no row
-    /// cached) and returns the new objects' IDs as inserted, for
-    /// ``mergeChanges(fromRemoteContextSave:into:)``.
+    /// cached) and returns the new objects' IDs as inserted (and the destinations of one-to-many
+    /// relationships it set as updated), for ``mergeChanges(fromRemoteContextSave:into:)``.
+    /// ``executeBatchInsert(_:)`` returns the IDs in the request's order.
     ///
     /// ```swift
     /// let changes = try context.execute(BatchInsertRequest(entityName: "Genre", objects: [["name": "Poetry"]]))
     /// ```
-    /// - Throws: ``CoreStackError/unknownKey(entity:key:)``, ``CoreStackError/typeMismatch(entity:key:expected:got:)``,
+    /// - Throws: as ``executeBatchInsert(_:)``; nothing is inserted then.
+    public func execute(_ request: BatchInsertRequest) throws -> SavedObjectIDs {
+        try executeBatchInsert(request).changes
+    }
+
+    /// Runs a batch insert straight into the store (one transaction, no object made, no row
+    /// cached) and returns the new objects' IDs in the request's order, so that a later request
+    /// can point relationships at them.
+    ///
+    /// ```swift
+    /// let publisher = try context.executeBatchInsert(BatchInsertRequest(entityName: "Publisher", objects: [["name": "Lac"]]))
+    /// let books = try context.executeBatchInsert(BatchInsertRequest(
+    ///     entityName: "Book", objects: [["title": "Atlas"], ["title": "Fjord"]],
+    ///     relationships: [["publisher": publisher.objectIDs], ["publisher": publisher.objectIDs]]))
+    /// books.objectIDs.count   // 2, in the order of the objects
+    /// ```
+    /// - Throws: ``CoreStackError/unknownKey(entity:key:)`` for a key that is not an attribute (in
+    ///   ``BatchInsertRequest/objects``) or a relationship (in ``BatchInsertRequest/relationships``),
+    ///   ``CoreStackError/typeMismatch(entity:key:expected:got:)`` for a value of the wrong type, a
+    ///   destination of the wrong entity or more than one destination for a to-one,
+    ///   ``CoreStackError/objectNotFound(_:)`` for a temporary destination ID,
     ///   ``CoreStackError/validation(entity:property:objectID:reason:)`` for a required attribute
     ///   left without a value, ``CoreStackError/invalidModel(entity:property:reason:)`` for an
-    ///   abstract entity; nothing is inserted then.
-    public func execute(_ request: BatchInsertRequest) throws -> SavedObjectIDs {
+    ///   abstract entity, ``CoreStackError/invalidFetchRequest(_:)`` for more relationship
+    ///   dictionaries than objects or a to-one whose inverse is ordered; nothing is inserted then.
+    @discardableResult
+    public func executeBatchInsert(_ request: BatchInsertRequest) throws -> BatchInsertResult {
         checkQueue()
         let entity = try model.requireEntity(request.entityName)
         if entity.isAbstract {
             throw CoreStackError.invalidModel(entity: entity.name, property: nil, reason: "an abstract entity cannot have instances")
+        }
+        guard request.relationships.count <= request.objects.count else {
+            throw CoreStackError.invalidFetchRequest(
+                "a batch insert of \(entity.name) has \(request.relationships.count) relationship dictionaries for \(request.objects.count) objects")
         }
         let store = try persistentStoreCoordinator.requireStore()
         let noDestinations = [ManagedObjectID?](repeating: nil, count: entity.allRelationships.count)
@@ -71,18 +98,76 @@ extension ManagedObjectContext {
             }
             rows.append(values)
         }
+        var toOnes: [[ManagedObjectID?]] = []
+        var toManys: [[ToManyChange]] = []
+        var updated: Set<ManagedObjectID> = []
+        toOnes.reserveCapacity(request.relationships.count)
+        toManys.reserveCapacity(request.relationships.count)
+        for object in request.relationships {
+            var toOne = noDestinations
+            var toMany: [ToManyChange] = []
+            for (name, destinations) in object {
+                try batchInsertRelationship(
+                    name, of: entity, destinations: destinations, toOne: &toOne, toMany: &toMany, updated: &updated)
+            }
+            toOnes.append(toOne)
+            toManys.append(toMany)
+        }
         let keys = try store.newPrimaryKeys(for: entity, count: rows.count)
         let token = StoreIdentifiers.token(for: store.identifier)
         var inserted: [StoreRowChange] = []
         inserted.reserveCapacity(rows.count)
-        for (values, pk) in zip(rows, keys) {
+        for (n, (values, pk)) in zip(rows, keys).enumerated() {
             inserted.append(StoreRowChange(
                 objectID: ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk), values: values,
-                toOne: noDestinations, expectedVersion: 0))
+                toOne: n < toOnes.count ? toOnes[n] : noDestinations, expectedVersion: 0,
+                toMany: n < toManys.count ? toManys[n] : []))
         }
+        rows = []
         let ids = inserted.map(\.objectID)
         _ = try store.save(StoreSaveRequest(inserted: inserted))
-        return SavedObjectIDs(inserted: Set(ids))
+        if !updated.isEmpty { persistentStoreCoordinator.forgetRows(updated) }
+        return BatchInsertResult(objectIDs: ids, updatedObjectIDs: Array(updated))
+    }
+
+    /// Checks one relationship of one batch-inserted object and records where it goes: the row's
+    /// foreign key (`toOne`), or a to-many change (join rows, or the destinations' foreign keys).
+    private func batchInsertRelationship(
+        _ name: String, of entity: EntityDescription, destinations: [ManagedObjectID],
+        toOne: inout [ManagedObjectID?], toMany: inout [ToManyChange], updated: inout Set<ManagedObjectID>
+    ) throws {
+        guard let slot = entity.relationshipSlots[name], !entity.allRelationships[slot].isTransient else {
+            throw CoreStackError.unknownKey(entity: entity.name, key: name)
+        }
+        let relationship = entity.allRelationships[slot]
+        let destination = entity.destinations[slot]
+        var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(destinations.count)
+        for id in destinations {
+            let id = persistentStoreCoordinator.canonicalID(id)
+            guard !id.isTemporaryID else {
+                throw CoreStackError.objectNotFound("\(id) is temporary: a batch insert links to saved objects only")
+            }
+            guard id.entity.isKind(of: destination) else {
+                throw CoreStackError.typeMismatch(entity: entity.name, key: name, expected: destination.name, got: id.entity.name)
+            }
+            ids.append(id)
+        }
+        let inverse = entity.inverseRelationship(of: name)
+        if !relationship.isToMany {
+            guard ids.count <= 1 else {
+                throw CoreStackError.typeMismatch(entity: entity.name, key: name, expected: "at most one \(destination.name)", got: "\(ids.count) objects")
+            }
+            if let inverse, inverse.isOrdered, !ids.isEmpty {
+                throw CoreStackError.invalidFetchRequest(
+                    "a batch insert cannot set \(entity.name).\(name): its inverse \(destination.name).\(inverse.name) is ordered; set that instead")
+            }
+            toOne[slot] = ids.first
+            return
+        }
+        let ownsForeignKeys = inverse.map { !$0.isToMany } ?? false
+        toMany.append(ToManyChange(slot: slot, current: ids, added: ids, removed: [], writesDestinationKeys: ownsForeignKeys))
+        if ownsForeignKeys { updated.formUnion(ids) }
     }
 
     /// Runs a batch delete in the store's SQL and returns what changed: the deleted IDs, and as

@@ -112,6 +112,17 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                     if r.isOrdered || inverse?.isToMany ?? true {
                         toMany[change.objectID, default: [:]][m.slot] = OrderedSet(m.current)
                     }
+                    // A batch insert's one-to-many: the destinations' foreign keys point here now.
+                    if m.writesDestinationKeys, let inv = change.objectID.entity.inverseSlots[m.slot], !(inverse?.isToMany ?? true) {
+                        for id in m.current {
+                            guard var row = rows[id], inv < row.toOne.count else { continue }
+                            // Leaving another owner's ordered set (an unordered one is derived from the keys).
+                            if let old = row.toOne[inv], old != change.objectID { toMany[old]?[m.slot]?.remove(id) }
+                            row.toOne[inv] = change.objectID
+                            row.version += 1
+                            rows[id] = row
+                        }
+                    }
                     // Keep the other side of a many-to-many in step.
                     if let inv = change.objectID.entity.inverseSlots[m.slot], inverse?.isToMany ?? false {
                         for id in m.added { toMany[id, default: [:]][inv, default: []].append(change.objectID) }

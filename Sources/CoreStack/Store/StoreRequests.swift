@@ -87,7 +87,8 @@ public struct StoreRowChange: Sendable {
 ///
 /// Many-to-many relationships are written from these (join-table rows added and removed); ordered
 /// relationships rewrite their order keys (`Z_FOK_…`) from ``current``. A to-many whose inverse is a
-/// to-one needs nothing else: the destinations' foreign keys arrive as their own row changes.
+/// to-one needs nothing else: the destinations' foreign keys arrive as their own row changes —
+/// unless ``writesDestinationKeys`` is set (batch inserts, whose destinations are not saved rows).
 public struct ToManyChange: Sendable {
     /// The relationship's slot in the source entity's ``EntityDescription/allRelationships``.
     public var slot: Int
@@ -97,13 +98,21 @@ public struct ToManyChange: Sendable {
     public var added: [ManagedObjectID]
     /// Destinations removed since the last save.
     public var removed: [ManagedObjectID]
+    /// For a to-many whose inverse is a to-one: the store points the foreign keys of the
+    /// destinations in ``current`` at the source itself (and bumps their versions), as a batch
+    /// insert needs; false when the destinations arrive as row changes of their own.
+    public var writesDestinationKeys: Bool
 
     /// A change of the relationship at `slot`: the destinations now, and those added and removed.
-    public init(slot: Int, current: [ManagedObjectID], added: [ManagedObjectID], removed: [ManagedObjectID]) {
+    public init(
+        slot: Int, current: [ManagedObjectID], added: [ManagedObjectID], removed: [ManagedObjectID],
+        writesDestinationKeys: Bool = false
+    ) {
         self.slot = slot
         self.current = current
         self.added = added
         self.removed = removed
+        self.writesDestinationKeys = writesDestinationKeys
     }
 }
 

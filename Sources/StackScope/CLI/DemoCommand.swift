@@ -15,14 +15,18 @@ public enum DemoCommand {
     /// Refuses a path where something already exists (``StackScopeError/alreadyExists(path:)``)
     /// unless `force` is true; with `force`, an existing file is replaced (with its `-wal` and
     /// `-shm` files); a folder is never replaced (``StackScopeError/notAFile(path:)``).
-    public static func create(path: String, size: Int, force: Bool = false, files: any StoreFileAccess = StoreFiles.standard) throws -> String {
+    /// `progress` hears how far the writing has come (see ``DemoProgressPrinter``).
+    public static func create(
+        path: String, size: Int, force: Bool = false, files: any StoreFileAccess = StoreFiles.standard,
+        progress: (DemoProgress) -> Void = { _ in }
+    ) throws -> String {
         let url = URL(fileURLWithPath: path)
         if let existing = existingItem(at: url, files: files) {
             guard existing != .folder else { throw StackScopeError.notAFile(path: path) }
             guard force else { throw StackScopeError.alreadyExists(path: path) }
             try remove(url, files: files)
         }
-        let summary = try DemoLibrary.create(at: url, size: size, files: files)
+        let summary = try DemoLibrary.create(at: url, size: size, files: files, progress: progress)
         return "Created \(path): \(summary.total) objects (\(try countsLine(summary)))\n"
     }
 

@@ -18,13 +18,19 @@ extension DemoLibrary {
     /// An existing demo store at `url` is replaced; any other existing file is refused
     /// (``StackScopeError/fileExists(path:)``) and left as it is.
     ///
+    /// The objects go straight into the store with batch inserts, a few thousand books at a time
+    /// (no managed objects), and `progress` hears after each one; the content is what
+    /// ``populate(_:size:)`` saves.
+    ///
     /// ```swift
     /// let summary = try DemoLibrary.create(at: URL(fileURLWithPath: "/tmp/library.sqlite"))
     /// summary.counts["Book"] // 24
+    /// try DemoLibrary.create(at: URL(fileURLWithPath: "/tmp/big.sqlite"), size: 1_000_000) { print($0.written) }
     /// ```
     @discardableResult
     public static func create(
-        at url: URL, size: Int = 300, files: any StoreFileAccess = StoreFiles.standard
+        at url: URL, size: Int = 300, files: any StoreFileAccess = StoreFiles.standard,
+        progress: (DemoProgress) -> Void = { _ in }
     ) throws -> DemoSummary {
         guard size >= 1 else { throw StackScopeError.invalidOption(name: "--size", reason: "\(size) is not a positive number") }
         guard size <= 1_000_000 else { throw StackScopeError.invalidOption(name: "--size", reason: "\(size) is more than 1000000") }
@@ -36,7 +42,7 @@ extension DemoLibrary {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(store)
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "demo")
-        let summary = try context.performAndWait { try populate(context, size: size) }
+        let summary = try context.performAndWait { try DemoBatchWriter(context: context, size: size).write(progress: progress) }
         coordinator.removePersistentStore()
         return summary
     }
@@ -46,6 +52,7 @@ extension DemoLibrary {
     @discardableResult
     public static func populate(_ context: ManagedObjectContext, size: Int) throws -> DemoSummary {
         var rng = SplitMix64(seed: seed ^ UInt64(truncatingIfNeeded: size))
+        let shape = DemoShape(size: size)
         var counts: [String: Int] = [:]
         func note(_ o: ManagedObject) throws {
             if let e = o.lastAccessorError { throw e }
@@ -53,7 +60,7 @@ extension DemoLibrary {
         }
 
         // Publishers
-        let publisherCount = max(2, size / 60)
+        let publisherCount = shape.publishers
         var publishers: [Publisher] = []
         for i in 0..<publisherCount {
             let p = try context.insert(Publisher.self)
@@ -67,7 +74,7 @@ extension DemoLibrary {
         }
 
         // Genres
-        let genreCount = min(genreNames.count, max(3, size / 25))
+        let genreCount = shape.genres
         var genres: [Genre] = []
         for i in 0..<genreCount {
             let g = try context.insert(Genre.self)
@@ -78,7 +85,7 @@ extension DemoLibrary {
         }
 
         // People
-        let authorCount = max(3, size / 10)
+        let authorCount = shape.authors
         var authors: [Author] = []
         for i in 0..<authorCount {
             let a = try context.insert(Author.self)
@@ -90,7 +97,7 @@ extension DemoLibrary {
             try note(a)
             authors.append(a)
         }
-        let editorCount = max(2, size / 30)
+        let editorCount = shape.editors
         var editors: [Editor] = []
         for i in 0..<editorCount {
             let e = try context.insert(Editor.self)
@@ -103,7 +110,7 @@ extension DemoLibrary {
         }
 
         // Books, every fifth one a graphic novel, each with its chapters in order.
-        let bookCount = max(5, size / 10)
+        let bookCount = shape.books
         for i in 0..<bookCount {
             let book: Book
             if i % 5 == 4 {
@@ -164,7 +171,7 @@ extension DemoLibrary {
 
     // MARK: Values
 
-    private static func uuid(_ rng: inout SplitMix64) -> UUID {
+    static func uuid(_ rng: inout SplitMix64) -> UUID {
         var b = rng.bytes(16)
         b[6] = (b[6] & 0x0F) | 0x40  // version 4
         b[8] = (b[8] & 0x3F) | 0x80  // RFC 4122 variant
@@ -172,17 +179,17 @@ extension DemoLibrary {
     }
 
     /// Midnight UTC of a day some years before or after 2001-01-01.
-    private static func day(_ rng: inout SplitMix64, yearsFrom2001 years: ClosedRange<Int>) -> Date {
+    static func day(_ rng: inout SplitMix64, yearsFrom2001 years: ClosedRange<Int>) -> Date {
         let days = rng.int(in: (years.lowerBound * 365)...(years.upperBound * 365))
         return Date(timeIntervalSinceReferenceDate: Double(days) * 86_400)
     }
 
-    private static func personName(_ rng: inout SplitMix64) -> String {
+    static func personName(_ rng: inout SplitMix64) -> String {
         if rng.chance(0.1) { return rng.pick(japaneseNames) }
         return "\(rng.pick(firstNames)) \(rng.pick(lastNames))"
     }
 
-    private static func bookTitle(_ rng: inout SplitMix64) -> String {
+    static func bookTitle(_ rng: inout SplitMix64) -> String {
         "\(rng.pick(articles)) \(rng.pick(adjectives)) \(rng.pick(nouns))"
     }
 

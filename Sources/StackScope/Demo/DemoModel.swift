@@ -2,7 +2,7 @@ import CoreStack
 import Foundation
 
 /// The demo library: a small model of books, people, publishers, genres and chapters, and a
-/// generator that fills a store with deterministic sample data (see ``DemoLibrary/create(at:size:)``).
+/// generator that fills a store with deterministic sample data (see ``DemoLibrary/create(at:size:files:progress:)``).
 ///
 /// Entities (Core Data numbering): Book 1, GraphicNovel 2 (< Book), Chapter 3, Genre 4,
 /// Person 5 (abstract), Author 6 (< Person), Editor 7 (< Person), Publisher 8.

@@ -186,7 +186,36 @@ extension SQLiteStore {
             guard toMany.slot >= 0, toMany.slot < plan.mapping.toMany.count,
                 let mapping = plan.mapping.toMany[toMany.slot]
             else { continue }
+            if toMany.writesDestinationKeys, case let .foreignKey(table, column, orderColumn) = mapping {
+                try writeDestinationKeys(db, table: table, column: column, orderColumn: orderColumn, source: change.objectID, change: toMany)
+                continue
+            }
             try writeToMany(db, mapping: mapping, source: pk, change: toMany)
+        }
+    }
+
+    /// Points the foreign keys (and the destination-entity column, and order keys when ordered) of
+    /// `change.current` at `source`, bumping their versions: a batch insert's one-to-many.
+    private func writeDestinationKeys(
+        _ db: Database, table: String, column: String, orderColumn: String?, source: ManagedObjectID, change: ToManyChange
+    ) throws {
+        let entity = source.entity
+        guard let inverseSlot = entity.inverseSlots[change.slot] else { return }
+        let entityColumn = try schema.mapping(for: entity.destinations[change.slot]).toOne[inverseSlot]?.entityColumn
+        var assignments = ["\(column) = ?"]
+        var arguments: [DatabaseValueConvertible] = [try key(source)]
+        if let entityColumn {
+            assignments.append("\(entityColumn) = ?")
+            arguments.append(Int64(try schema.mapping(for: entity).number))
+        }
+        if let orderColumn { assignments.append("\(orderColumn) = ?") }
+        let statement = try db.cachedStatement(
+            sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")), Z_OPT = IFNULL(Z_OPT, 0) + 1 WHERE Z_PK = ?")
+        for (i, dest) in change.current.enumerated() {
+            var values = arguments
+            if orderColumn != nil { values.append(Int64(i + 1) * Self.orderKeyStep) }
+            values.append(try key(dest))
+            try statement.execute(arguments: StatementArguments(values))
         }
     }
 
