@@ -176,11 +176,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         switch concurrencyType {
         // When the main thread has called dispatchMain() (as Swift Testing does on Linux), the main
         // queue is drained by another thread: recognise the queue itself too.
+        // Cheapest first: inside perform / performAndWait the thread-local list holds the token.
         case .mainQueue:
-            Thread.isMainThread || DispatchQueue.getSpecific(key: Self.queueKey) === Self.mainQueueToken
-                || HeldQueues.current.contains(Self.mainQueueToken)
+            HeldQueues.current.contains(Self.mainQueueToken)
+                || DispatchQueue.getSpecific(key: Self.queueKey) === Self.mainQueueToken || Thread.isMainThread
         case .privateQueue:
-            DispatchQueue.getSpecific(key: Self.queueKey) === queueToken || HeldQueues.current.contains(queueToken)
+            HeldQueues.current.contains(queueToken) || DispatchQueue.getSpecific(key: Self.queueKey) === queueToken
         }
     }
 
@@ -634,14 +635,24 @@ struct PendingChanges {
 final class HeldQueues {
     var tokens: [ObjectIdentifier] = []
 
-    private static let key = "CoreStack.heldQueues"
+    /// A pthread key, not `Thread.current.threadDictionary`: every entry point of a context asks
+    /// for this list (``ManagedObjectContext/checkQueue(_:)``), and a dictionary look-up by string
+    /// with a cast cost several times the rest of the check. The thread's list is released by the
+    /// key's destructor when the thread ends.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            Unmanaged<HeldQueues>.fromOpaque(raw).release()
+        }
+        return key
+    }()
 
     /// This thread's list.
     static var current: HeldQueues {
-        let dict = Thread.current.threadDictionary
-        if let held = dict[key] as? HeldQueues { return held }
+        if let raw = pthread_getspecific(key) { return Unmanaged<HeldQueues>.fromOpaque(raw).takeUnretainedValue() }
         let held = HeldQueues()
-        dict[key] = held
+        pthread_setspecific(key, Unmanaged.passRetained(held).toOpaque())
         return held
     }
 
