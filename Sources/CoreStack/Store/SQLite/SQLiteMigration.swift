@@ -363,7 +363,9 @@ public enum SQLiteMigration {
                 }
                 let old = s.allRelationships[sourceSlot]
                 usedRelationships.insert(old.name)
-                guard old.isToMany == r.isToMany else {
+                // To-one → to-many is inferred (each object keeps its one destination, see copyRows);
+                // to-many → to-one would have to choose among destinations: code's work.
+                guard old.isToMany == r.isToMany || r.isToMany else {
                     try notInferred(MigrationError(entity: d.name, property: r.name, reason: "a to-\(old.isToMany ? "many" : "one") relationship becomes to-\(r.isToMany ? "many" : "one"): not inferred by this migration"))
                     if declared { steps.append(.init(entity: d.name, property: r.name, kind: .retyped, detail: "by the stage's code")) }
                     continue
@@ -375,7 +377,10 @@ public enum SQLiteMigration {
                     continue
                 }
                 relationshipMap[slot] = sourceSlot
-                if declared && old.name != r.name {
+                if declared && !old.isToMany && r.isToMany {
+                    steps.append(.init(entity: d.name, property: r.name, kind: .retyped,
+                                       detail: old.name == r.name ? "from to-one to to-many" : "from to-one \(old.name) to to-many"))
+                } else if declared && old.name != r.name {
                     steps.append(.init(entity: d.name, property: r.name, kind: .renamed, detail: "from \(old.name)"))
                 }
             }
@@ -458,6 +463,28 @@ public enum SQLiteMigration {
             try db.execute(
                 sql: "INSERT INTO main.\(dm.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM src.\(sm.table) WHERE Z_ENT = \(sm.number)",
                 arguments: StatementArguments(arguments))
+
+            // To-one → to-many: a join table gets one row per object that had a destination. When
+            // the new to-many is stored as the destination's foreign key instead (its inverse is a
+            // to-one), that key is the inverse's own column, copied with the destination's rows
+            // (Core Data keeps a one-to-one's key on both sides).
+            for (slot, toMany) in dm.toMany.enumerated() {
+                guard case let .join(table, c1, c2, order)? = toMany, !doneJoins.contains(table),
+                    let sourceSlot = relationshipMap[slot], let sourceToOne = sm.toOne[sourceSlot]
+                else { continue }
+                doneJoins.insert(table)
+                var joinColumns = [c1, c2], joinExpressions = ["Z_PK", sourceToOne.column]
+                if let order {
+                    joinColumns.append(order)
+                    joinExpressions.append("1")
+                }
+                let name = destination.joinTables[table].table.name
+                try db.execute(sql: """
+                    INSERT INTO main.\(name) (\(joinColumns.joined(separator: ", "))) \
+                    SELECT \(joinExpressions.joined(separator: ", ")) FROM src.\(sm.table) \
+                    WHERE Z_ENT = \(sm.number) AND \(sourceToOne.column) IS NOT NULL
+                    """)
+            }
 
             for (slot, toMany) in dm.toMany.enumerated() {
                 guard case let .join(table, c1, c2, order)? = toMany, !doneJoins.contains(table),
