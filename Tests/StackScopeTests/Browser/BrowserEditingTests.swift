@@ -216,6 +216,42 @@ struct BrowserEditingTests {
         #expect(h.waitUntil { s in s.detail.snapshot?.properties.first { $0.name == "publisher" }?.value == "nil" }, "\(h.screen)")
     }
 
+    @Test("e on an ordered to-many (Book.chapters) picks a chapter and appends it: saved, it is the book's last chapter in the file; x in the relationship's table unlinks one")
+    func linkOrderedToMany() throws {
+        let (h, url) = try Self.fileHarness()
+        h.press("Enter")  // the detail
+        let snapshot = try #require(h.state.detail.snapshot)
+        let pk = String(snapshot.objectID.uriRepresentation().lastPathComponent.dropFirst())  // "p12" → "12"
+        let chapters = { try Self.sqlite(url, "SELECT Z_PK FROM ZCHAPTER WHERE ZBOOK = \(pk) ORDER BY Z_FOK_BOOK") }
+        let before = try chapters().split(separator: "\n").map(String.init)
+        #expect(!before.isEmpty)
+        let row = try #require(snapshot.properties.firstIndex { $0.name == "chapters" })
+        h.press("g")
+        for _ in 0..<row { h.press("j") }
+        let shown = snapshot.properties[row].value
+        h.press("e")
+        #expect(h.state.picking?.key == "chapters")
+        #expect(h.screen.contains("Pick a Chapter"))
+        h.press("G Enter")
+        #expect(h.waitUntil { s in s.detail.snapshot?.properties.first { $0.name == "chapters" }.map { $0.changed && $0.value != shown } == true })
+        h.press("W y")
+        #expect(h.waitUntil { $0.contexts.allSatisfy { $0.pending.total == 0 } })
+        let after = try chapters().split(separator: "\n").map(String.init)
+        #expect(after.count == before.count + 1, "one chapter more on disk: \(before) → \(after)")
+        #expect(Array(after.dropLast()) == before, "the old chapters keep their order")
+        #expect(!(after.last.map(before.contains) ?? true), "the picked chapter comes last")
+
+        // Follow chapters into its table, unlink the selected chapter, save.
+        h.press("Enter")
+        #expect(h.waitUntil { if case .relationship = $0.table.source { true } else { false } })
+        for _ in 0..<4 where h.state.focus != .table { h.press("Tab") }
+        #expect(h.state.focus == .table)
+        h.press("x")
+        h.press("W y")
+        #expect(h.waitUntil { $0.contexts.allSatisfy { $0.pending.total == 0 } })
+        #expect(try chapters().split(separator: "\n").count == before.count, "one chapter unlinked on disk")
+    }
+
     @Test("two child contexts save the same object one after the other: the screen names what the second replaced")
     func twoChildren() throws {
         let (h, _) = try Self.fileHarness()
