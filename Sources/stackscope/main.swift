@@ -142,10 +142,12 @@ extension StackScopeCommand {
             help: "Attributes to sort by, comma-separated or repeated: KEY, -KEY or KEY:desc for descending (default: primary key).")
         var sort: [String] = []
 
-        @Option(help: "List at most this many objects.")
+        // Parsed unconditionally, so `--limit -1` reaches validate() as a number and gets a message
+        // of its own instead of "Missing value" (argument-parser would take -1 for an option).
+        @Option(parsing: .unconditional, help: "List at most this many objects (0 or more).")
         var limit: Int?
 
-        @Option(help: "Skip this many objects first.")
+        @Option(parsing: .unconditional, help: "Skip this many objects first (0 or more).")
         var offset: Int?
 
         @Option(help: "Only objects matching a predicate in Core Data's format language, e.g. 'title BEGINSWITH[cd] \"the\"'.")
@@ -153,6 +155,11 @@ extension StackScopeCommand {
 
         @Flag(help: "Print JSON.")
         var json = false
+
+        func validate() throws {
+            if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+            if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+        }
 
         func run() throws {
             // Written as the store reads: a whole entity never sits in memory as text.

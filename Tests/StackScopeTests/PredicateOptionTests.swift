@@ -74,6 +74,12 @@ struct PredicateOptionTests {
             #expect(r.stderr.contains(says), "\(r.stderr)")
             #expect(r.stderr.count < 400, "\(r.stderr.prefix(400))")
         }
+        // A negative limit or offset is a usage error of its own (argument-parser's convention: exit 64).
+        for (option, value) in [("--limit", "-1"), ("--offset", "-5")] {
+            let r = try StackScopeBinary.run(["dump", url.path, "--entity", "Book", option, value])
+            #expect(r.status == 64, "\(option) \(value): \(r.status)")
+            #expect(r.stderr.contains("\(option) must be 0 or more, not \(value)"), "\(r.stderr)")
+        }
         let list = (0..<5_000).map { String($0 * 2) }.joined(separator: ", ")
         let r = try StackScopeBinary.run(["dump", url.path, "--entity", "Book", "--predicate", "pages IN {\(list)}"])
         #expect(r.status == 0, "\(r.stderr)")
