@@ -127,44 +127,44 @@ extension ManagedObjectContext {
     /// Objects for the rows of a store fetch, in the rows' order: faults among them are filled
     /// from their rows, which also go into the coordinator's row cache.
     ///
-    /// The store hands the rows over a chunk at a time as it reads them, and each row becomes its
-    /// object while it is still in the processor's cache; the row's snapshot moves into the
-    /// object. `awakeFromFetch` runs once the store is done, in the rows' order, since it may fire
-    /// faults and the store cannot be called back while it reads.
+    /// The store hands the rows over a chunk at a time as it reads them; they are only collected
+    /// (and cached) there. Objects are made and filled once the store has left its connection
+    /// queue: a subclass's `init(entity:objectID:)` and its stored-property initialisers are user
+    /// code and may fetch or fire faults, which a store still reading could not serve. Each row's
+    /// snapshot moves into its object. `awakeFromFetch` runs last, in the rows' order.
     private func streamedObjects(
         _ request: StoreFetchRequest, of type: ManagedObject.Type, isOfType: (ManagedObject) -> Bool
     ) throws -> [ManagedObject] {
+        var rows: [StoreRow] = []
+        try persistentStoreCoordinator.fetchRows(request) { chunk, expected in
+            if rows.isEmpty { rows.reserveCapacity(expected) }
+            // Moved, not copied: reversed, then taken from the end.
+            chunk.reverse()
+            while let row = chunk.popLast() { rows.append(row) }
+        }
         var out: [ManagedObject] = []
+        out.reserveCapacity(rows.count)
         /// Bit i: out[i] was filled here and is owed its `awakeFromFetch`.
-        var filled: [UInt64] = []
-        var reserved = false
-        try persistentStoreCoordinator.fetchRows(request) { rows, expected in
-            if !reserved {
-                reserved = true
-                out.reserveCapacity(expected)
-                filled.reserveCapacity((expected + 63) / 64)
+        var filled = [UInt64](repeating: 0, count: (rows.count + 63) / 64)
+        // Reversed, then taken from the end: each row moves out of the array in order, and its
+        // snapshot is released as soon as its object holds it.
+        rows.reverse()
+        while let row = rows.popLast() {
+            let id = row.objectID
+            // A store's IDs are permanent and canonical: one probe finds or registers the object.
+            let o = id.isTemporaryID
+                ? (registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id)))
+                : registered.object(forPermanent: id, orInsert: { makeObject(for: id) })
+            if Swift.type(of: o) != type, !isOfType(o) {
+                throw CoreStackError.typeMismatch(
+                    entity: o.entity.name, key: "(fetch)", expected: "\(type)", got: "an object of class \(Swift.type(of: o))")
             }
-            // Reversed, then taken from the end: each row moves out of the chunk in order.
-            rows.reverse()
-            while let row = rows.popLast() {
-                let id = row.objectID
-                // A store's IDs are permanent and canonical: one probe finds or registers the
-                // object.
-                let o = id.isTemporaryID
-                    ? (registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id)))
-                    : registered.object(forPermanent: id, orInsert: { makeObject(for: id) })
-                if Swift.type(of: o) != type, !isOfType(o) {
-                    throw CoreStackError.typeMismatch(
-                        entity: o.entity.name, key: "(fetch)", expected: "\(type)", got: "an object of class \(Swift.type(of: o))")
-                }
-                let i = out.count
-                if i & 63 == 0 { filled.append(0) }
-                if o.isFault {
-                    o.materialize(from: row.snapshot)
-                    filled[i >> 6] |= 1 << UInt64(i & 63)
-                }
-                out.append(o)
+            let i = out.count
+            if o.isFault {
+                o.materialize(from: row.snapshot)
+                filled[i >> 6] |= 1 << UInt64(i & 63)
             }
+            out.append(o)
         }
         for (w, word) in filled.enumerated() where word != 0 {
             var bits = word

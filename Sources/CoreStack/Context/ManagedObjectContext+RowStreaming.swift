@@ -16,7 +16,9 @@ extension ManagedObjectContext {
     ///
     /// A child context, or a context whose unsaved changes may change the result, cannot read
     /// past them: it fetches its objects as ``fetch(_:)`` does and hands over their current state.
-    /// `body` must not use the context (the store is reading while it runs).
+    /// `body` runs outside the store's connection queue and any lock: it may use the context (an
+    /// SQLite store streams from a read-only connection of its own, holding one snapshot of the
+    /// file for the whole stream, so changes saved meanwhile are not streamed).
     public func streamRows<T: ManagedObject>(
         _ request: FetchRequest<T>, includingToMany: Bool = true, _ body: (FetchedRow) throws -> Void
     ) throws {

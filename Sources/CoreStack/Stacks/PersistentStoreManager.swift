@@ -149,9 +149,14 @@ open class PersistentStoreManager: @unchecked Sendable {
 
     // MARK: Shared instance
 
-    private static let sharedLock = NSLock()
+    /// Guards the three fields below; user code (a subclass's `init(configuration:)`, the
+    /// configuration's `log`) never runs while it is held.
+    private static let sharedLock = NSCondition()
     nonisolated(unsafe) private static var sharedSetup: (configuration: Configuration, type: PersistentStoreManager.Type)?
     nonisolated(unsafe) private static var sharedInstance: PersistentStoreManager?
+    /// The thread building the shared manager, while one is: other threads wait on `sharedLock`
+    /// (which releases it) until it is done.
+    nonisolated(unsafe) private static var sharedBuilder: pthread_t?
 
     /// Gives the shared manager its configuration (the app's model) and, optionally, a subclass.
     /// Call it once, before the first use of ``shared``.
@@ -164,7 +169,7 @@ open class PersistentStoreManager: @unchecked Sendable {
         _ configuration: Configuration, managerType: PersistentStoreManager.Type = PersistentStoreManager.self
     ) throws {
         try sharedLock.withLock {
-            guard sharedSetup == nil, sharedInstance == nil else { throw StackError.alreadyConfigured }
+            guard sharedSetup == nil, sharedInstance == nil, sharedBuilder == nil else { throw StackError.alreadyConfigured }
             sharedSetup = (configuration, managerType)
         }
     }
@@ -175,15 +180,43 @@ open class PersistentStoreManager: @unchecked Sendable {
     /// ```swift
     /// let context = try PersistentStoreManager.shared.managedObjectContext
     /// ```
+    ///
+    /// The manager is built outside any lock: other threads asking for it meanwhile wait until
+    /// it is ready; the building thread's own code (a subclass's `init(configuration:)`, the
+    /// configuration's `log`) gets ``StackError/sharedManagerBeingCreated`` instead of deadlocking.
     public static var shared: PersistentStoreManager {
         get throws {
-            try sharedLock.withLock {
-                if let sharedInstance { return sharedInstance }
-                guard let setup = sharedSetup else { throw StackError.notConfigured }
-                let manager = try setup.type.init(configuration: setup.configuration)
-                sharedInstance = manager
-                return manager
+            let setup: (configuration: Configuration, type: PersistentStoreManager.Type)
+            let me = pthread_self()
+            sharedLock.lock()
+            while true {
+                if let sharedInstance {
+                    sharedLock.unlock()
+                    return sharedInstance
+                }
+                guard let builder = sharedBuilder else { break }
+                if pthread_equal(builder, me) != 0 {
+                    sharedLock.unlock()
+                    throw StackError.sharedManagerBeingCreated
+                }
+                sharedLock.wait()
             }
+            guard let configured = sharedSetup else {
+                sharedLock.unlock()
+                throw StackError.notConfigured
+            }
+            setup = configured
+            sharedBuilder = me
+            sharedLock.unlock()
+
+            let built: Result<PersistentStoreManager, any Error> = Result { try setup.type.init(configuration: setup.configuration) }
+
+            sharedLock.lock()
+            sharedBuilder = nil
+            if case let .success(manager) = built { sharedInstance = manager }
+            sharedLock.broadcast()
+            sharedLock.unlock()
+            return try built.get()
         }
     }
 

@@ -23,6 +23,9 @@ public enum StackError: Error, Sendable, Equatable, CustomStringConvertible {
     case storesNotLoaded(String)
     /// The shared manager was used before ``PersistentStoreManager/configureShared(_:managerType:)`` gave it a model.
     case notConfigured
+    /// ``PersistentStoreManager/shared`` was read by the code that is creating it (a subclass's
+    /// `init(configuration:)` or the configuration's `log`), which would otherwise wait for itself.
+    case sharedManagerBeingCreated
 
     /// A one-line message.
     public var description: String {
@@ -37,6 +40,8 @@ public enum StackError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Error saving context during the \(descriptor): \(reason)"
         case .notConfigured:
             return "the shared PersistentStoreManager has no model: call PersistentStoreManager.configureShared(_:) before first use"
+        case .sharedManagerBeingCreated:
+            return "the shared PersistentStoreManager was used by the code creating it (its init or its configuration's log)"
         case let .storesNotLoaded(what):
             return "the stores are not loaded: \(what)"
         }

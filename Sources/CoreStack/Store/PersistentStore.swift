@@ -40,7 +40,9 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// destinations of each row's objects by relationship slot, read in the same pass: the
     /// store reads as `body` consumes, so memory stays flat whatever the number of rows.
     ///
-    /// `body` runs while the store is reading and must not call back into the store. The default
+    /// `body` is user code (``ManagedObjectContext/streamRows(_:includingToMany:_:)``): it may call
+    /// back into the store, so a store must not run it while holding anything other calls wait
+    /// for (``SQLiteStore`` streams on a read-only connection of its own). The default
     /// implementation reads ``fetch(_:)``'s rows and asks ``relatedObjectIDs(for:relationshipSlot:)``
     /// a chunk at a time.
     ///

@@ -57,9 +57,14 @@ extension PersistentStoreCoordinator {
             }
         }
         remoteChanges.post(change)
-        var info: [AnyHashable: Any] = [RemoteChangeKey.storeUUID: change.storeIdentifier, RemoteChangeKey.change: change]
-        if let url = change.storeURL { info[RemoteChangeKey.storeURL] = url }
-        if let token = change.historyToken { info[RemoteChangeKey.historyToken] = token }
-        NotificationCenter.default.post(name: .persistentStoreRemoteChange, object: self, userInfo: info)
+        // Posted from a serial queue of the coordinator's, not from the poll: an observer
+        // registered with `queue: nil` runs there and cannot hold up polling, and notifications
+        // stay in commit order.
+        remoteChanges.notificationQueue.async { [self] in
+            var info: [AnyHashable: Any] = [RemoteChangeKey.storeUUID: change.storeIdentifier, RemoteChangeKey.change: change]
+            if let url = change.storeURL { info[RemoteChangeKey.storeURL] = url }
+            if let token = change.historyToken { info[RemoteChangeKey.historyToken] = token }
+            NotificationCenter.default.post(name: .persistentStoreRemoteChange, object: self, userInfo: info)
+        }
     }
 }

@@ -266,7 +266,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Rows from the store a chunk at a time as they are read (see
     /// ``PersistentStore/fetch(_:chunks:)``): each chunk goes into the row cache, then to `body`,
     /// while it is still in the processor's cache. `body` runs while the store is reading, so it
-    /// must not call back into the store (fire no fault); it runs outside the coordinator's lock.
+    /// must not call back into the store (fire no fault) nor run user code (make no object: see
+    /// `streamedObjects`); it runs outside the coordinator's lock.
     func fetchRows(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
         try requireStore().fetch(request) { rows, expected in
             cache(rows)

@@ -331,19 +331,73 @@ struct PersistentStoreManagerStackTests {
         #expect(errors.contains { $0.contains("clean-up failed") })
     }
 
-    @Test("the shared manager: configured once before first use, with a subclass; set up on first use; configuring again fails")
+    /// The shared manager is process-wide and can be configured once: every check of it lives in
+    /// this one test.
+    @Test("the shared manager: configured once before first use, with a subclass; built outside its lock on first use, so its init and log may read `shared` (and get an error, not a deadlock) while other threads wait for it; configuring again fails")
     func sharedManager() throws {
         let folder = try StackTempFolder("shared")
         #expect(throws: StackError.notConfigured) { _ = try PersistentStoreManager.shared }
-        try PersistentStoreManager.configureShared(
-            Self.configuration(folder.file("LocalData.sqlite")), managerType: CountingStoreManager.self)
-        let a = try PersistentStoreManager.shared
+        let url = folder.file("LocalData.sqlite")
+        // Not a store: opening it quarantines it, which calls the configuration's log.
+        try Data(repeating: 0x5A, count: 8192).write(to: url)
+        let logged = Recorder<String>()
+        var configuration = try Self.configuration(url)
+        configuration.log = { message in logged.append("\(message) | shared: \(SelfReadingStoreManager.readShared())") }
+        try PersistentStoreManager.configureShared(configuration, managerType: SelfReadingStoreManager.self)
+
+        // On a thread of its own with a timeout: a regression deadlocks that thread, not the suite.
+        let done = DispatchSemaphore(value: 0)
+        let first = Recorder<PersistentStoreManager>()
+        Thread {
+            if let m = try? PersistentStoreManager.shared { first.append(m) }
+            done.signal()
+        }.start()
+        try #require(done.wait(timeout: .now() + 20) == .success, "reading `shared` from the manager's own init or log deadlocked")
+        let a = try #require(first.values.first)
         let b = try PersistentStoreManager.shared
         #expect(a === b)
-        #expect(a is CountingStoreManager)
+        #expect(a is SelfReadingStoreManager)
         #expect(a.dataStoreWasResetOrCreatedOnLoad)
+        #expect(a.quarantinedStoreURL != nil)
+        // The init and the log ran on the building thread: `shared` told them it is being created.
+        let busy = "shared: \(StackError.sharedManagerBeingCreated)"
+        #expect(SelfReadingStoreManager.readsInInit.values == [busy])
+        #expect(!logged.values.isEmpty && logged.values.allSatisfy { $0.hasSuffix(busy) })
+        // The thread the init started waited for the manager instead of building another one.
+        #expect(SelfReadingStoreManager.otherThreadDone.wait(timeout: .now() + 20) == .success)
+        #expect(SelfReadingStoreManager.otherThreadGot.values.count == 1)
+        #expect(SelfReadingStoreManager.otherThreadGot.values.first === a)
         #expect(throws: StackError.alreadyConfigured) {
             try PersistentStoreManager.configureShared(Self.configuration(folder.file("Other.sqlite")))
+        }
+    }
+}
+
+/// A manager whose init reads ``PersistentStoreManager/shared`` (the manager it is becoming) on
+/// its own thread and starts another thread reading it while the init is still running.
+final class SelfReadingStoreManager: PersistentStoreManager, @unchecked Sendable {
+    static let readsInInit = Recorder<String>()
+    static let otherThreadGot = Recorder<PersistentStoreManager>()
+    static let otherThreadDone = DispatchSemaphore(value: 0)
+
+    required init(configuration: Configuration) throws {
+        Self.readsInInit.append("shared: \(Self.readShared())")
+        Thread {
+            if let m = try? PersistentStoreManager.shared { Self.otherThreadGot.append(m) }
+            Self.otherThreadDone.signal()
+        }.start()
+        // Gives that thread time to ask while the manager is still being built.
+        Thread.sleep(forTimeInterval: 0.2)
+        try super.init(configuration: configuration)
+    }
+
+    /// What reading `shared` gives: a manager, or the error.
+    static func readShared() -> String {
+        do {
+            _ = try PersistentStoreManager.shared
+            return "a manager"
+        } catch {
+            return "\(error)"
         }
     }
 }

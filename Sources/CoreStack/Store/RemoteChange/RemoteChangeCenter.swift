@@ -16,6 +16,9 @@ final class RemoteChangeCenter: @unchecked Sendable {
     private var monitor: RemoteChangeMonitor?
     /// Where observers without a queue of their own are called, in order.
     let defaultQueue = DispatchQueue(label: "CoreStack.remoteChange.observers")
+    /// Where ``Foundation/Notification/Name/persistentStoreRemoteChange`` is posted, in order:
+    /// its `queue: nil` observers run here, apart from the poll and the observers above.
+    let notificationQueue = DispatchQueue(label: "CoreStack.remoteChange.notifications")
 
     func addObserver(queue: DispatchQueue?, _ block: @escaping @Sendable (RemoteStoreChange) -> Void) -> Int {
         lock.withLock {

@@ -3,7 +3,10 @@ import Foundation
 extension Notification.Name {
     /// Posted by a coordinator (the notification's object) when another connection committed to
     /// its store (Core Data's `NSPersistentStoreRemoteChangeNotification`); the user info holds
-    /// ``RemoteChangeKey`` entries.
+    /// ``RemoteChangeKey`` entries. It is posted asynchronously, in commit order, from a serial
+    /// queue of the coordinator's (observers with `queue: nil` run there), after the row cache
+    /// dropped the changed rows: a slow observer delays later notifications, not the noticing of
+    /// commits or ``PersistentStoreCoordinator/addRemoteChangeObserver(queue:_:)`` observers.
     ///
     /// ```swift
     /// NotificationCenter.default.addObserver(forName: .persistentStoreRemoteChange, object: coordinator, queue: nil) { note in

@@ -397,12 +397,18 @@ extension SQLiteStore {
         return try read { db in try relatedObjectIDs(db, for: ids, relationshipSlot: slot) }
     }
 
-    /// Steps one SQL query and hands the rows to `body` a chunk at a time, with each chunk's to-many destinations read in the same read transaction when `withToMany`. `body` runs on the store's connection queue and must not call back into the store.
+    /// Steps one SQL query and hands the rows to `body` a chunk at a time, with each chunk's
+    /// to-many destinations read in the same read transaction when `withToMany`.
+    ///
+    /// The query runs on a read-only connection of its own (see ``withStreamingConnection(_:)``),
+    /// not on the store's connection queue: `body` may call back into the store (a fetch, a
+    /// fault, a save), and other contexts of the coordinator are not kept waiting while it runs.
+    /// What it writes meanwhile is not seen by the stream, which reads one snapshot of the file.
     public func fetch(
         _ request: StoreFetchRequest, withToMany: Bool,
         chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void
     ) throws {
-        try readStatement { db in
+        try withStreamingConnection { db in
             let (sql, arguments) = try selectSQL(request, countOnly: false)
             // Not the cached statement: the to-many queries below run while this one steps, and
             // a nested fetch of the same request must not reuse it.
@@ -434,6 +440,29 @@ extension SQLiteStore {
             }
             if !chunk.isEmpty { try deliver() }
         }
+    }
+
+    /// Runs `body` in a read transaction on a new read-only connection to the store's file, which
+    /// nothing else uses, then closes it.
+    ///
+    /// A long read that hands rows to user code cannot run on the store's one connection: the
+    /// connection's queue would be held while user code runs (a nested store call would trap in
+    /// GRDB, other contexts would wait), and leaving the queue between chunks would let other
+    /// statements run inside the open read transaction (or, reading chunk by chunk in separate
+    /// transactions, would lose the single snapshot the stream promises). SQLite's WAL mode lets
+    /// this connection hold its snapshot while the store's connection reads and writes.
+    func withStreamingConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(10)
+        config.label = "CoreStack.SQLiteStore.stream"
+        config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
+        // The store's own connection keeps the side files; this one only counts while open.
+        SQLiteSideFiles.opened(path)
+        defer { SQLiteSideFiles.closed(path, hadWAL: true, hadSHM: true) }
+        let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
+        defer { try? queue.close() }
+        return try Self.wrap(path) { try queue.read(body) }
     }
 
     /// The IDs of rows by entity, in the order entities first appear.

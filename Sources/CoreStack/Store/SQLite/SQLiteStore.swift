@@ -587,15 +587,49 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
+    /// Runs `body`, in debug builds marking this thread as inside this store's connection queue
+    /// (see ``isInsideDatabaseAccess``); in release builds it only calls `body`.
+    @inline(__always)
+    private func markingAccess<T>(_ body: () throws -> T) throws -> T {
+        #if DEBUG
+        let marks = DatabaseAccessMarks.current
+        marks.stores.append(ObjectIdentifier(self))
+        defer { marks.stores.removeLast() }
+        #endif
+        return try body()
+    }
+
+    /// Whether the calling thread is inside a block on this store's connection queue (a read or
+    /// write of ``read(_:)``, ``readStatement(_:)`` or ``write(_:)``). Tracked in debug builds
+    /// only, for tests checking that no user code runs there; always false in release builds.
+    var isInsideDatabaseAccess: Bool {
+        #if DEBUG
+        DatabaseAccessMarks.current.stores.contains(ObjectIdentifier(self))
+        #else
+        false
+        #endif
+    }
+
+    /// Whether the calling thread is inside a block on any SQLite store's connection queue (see
+    /// ``isInsideDatabaseAccess``; debug builds only, always false in release builds).
+    static var isInsideAnyDatabaseAccess: Bool {
+        #if DEBUG
+        !DatabaseAccessMarks.current.stores.isEmpty
+        #else
+        false
+        #endif
+    }
+
+    /// Runs `body` in a read transaction on the store's connection queue.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.wrap(path) { try dbQueue.read(body) }
+        try Self.wrap(path) { try dbQueue.read { db in try markingAccess { try body(db) } } }
     }
 
     /// A read made of one SELECT statement: SQLite runs a lone statement in its own implicit
     /// read transaction, so it skips what ``read(_:)`` adds around a block (BEGIN/COMMIT and
     /// GRDB's `query_only` pragma on and off, four more statements for every fault that fires).
     func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.wrap(path) { try dbQueue.inDatabase(body) }
+        try Self.wrap(path) { try dbQueue.inDatabase { db in try markingAccess { try body(db) } } }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`, waiting up to 10 s for another
@@ -603,12 +637,14 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// history transaction before it commits.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         guard !isReadOnly else { throw CoreStackError.readOnlyStore(path) }
-        guard let tracker = historyTracker else { return try Self.wrap(path) { try dbQueue.write(body) } }
+        guard let tracker = historyTracker else {
+            return try Self.wrap(path) { try dbQueue.write { db in try markingAccess { try body(db) } } }
+        }
         var transaction: Int64?
         do {
             let result = try Self.wrap(path) {
                 try dbQueue.write { db in
-                    let result = try body(db)
+                    let result = try markingAccess { try body(db) }
                     transaction = try tracker.flush(db)
                     return result
                 }
@@ -620,3 +656,22 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 }
+
+#if DEBUG
+/// The stores whose connection queue this thread is inside, innermost last (debug builds only,
+/// see ``SQLiteStore/isInsideDatabaseAccess``).
+final class DatabaseAccessMarks {
+    var stores: [ObjectIdentifier] = []
+
+    private static let key = "CoreStack.databaseAccessMarks"
+
+    /// This thread's list.
+    static var current: DatabaseAccessMarks {
+        let dict = Thread.current.threadDictionary
+        if let marks = dict[key] as? DatabaseAccessMarks { return marks }
+        let marks = DatabaseAccessMarks()
+        dict[key] = marks
+        return marks
+    }
+}
+#endif
