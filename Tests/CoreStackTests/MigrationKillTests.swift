@@ -55,18 +55,6 @@ final class MigrateProbe {
     }
 }
 
-/// A fixed-seed generator (SplitMix64), so the kill moments are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("migration killed with SIGKILL (corestack-migrate-probe)", .serialized)
 struct MigrationKillTests {
     static let store = "stores/wibosco-CoreDataMigration-Example/CoreDataMigration_Example_3.sqlite"
@@ -96,7 +84,7 @@ struct MigrationKillTests {
         }
         var window = max(durations.sorted()[1], 0.01)
 
-        var generator = SeededGenerator(state: 17)
+        var generator = SplitMix64(seed: 17)  // fixed seed: the same kill moments on every run
         var outcomes: [String: Int] = [:]
         var killedBeforeTheEnd = 0
         let kills = 30
