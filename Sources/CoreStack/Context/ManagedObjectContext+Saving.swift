@@ -86,6 +86,23 @@ extension ManagedObjectContext {
         if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
         // Objects keep their permanent IDs even if the save fails (as in Core Data).
         try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
+        // A built-in policy runs only framework code, so every attempt runs under the
+        // coordinator's save lock: after a conflict no other context of this coordinator can
+        // write before the retry, which then conflicts only with other connections' commits. A
+        // custom policy's closure is user code and runs with the lock released.
+        if case .custom = mergePolicy {
+            return try saveAttempts(inserted: inserted, updated: updated, deleted: deleted, savesHeld: false)
+        }
+        return try coordinator.holdingSaves {
+            try saveAttempts(inserted: inserted, updated: updated, deleted: deleted, savesHeld: true)
+        }
+    }
+
+    /// Tries the save, applying the merge policy after each conflict, at most four times.
+    private func saveAttempts(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], savesHeld: Bool
+    ) throws -> [MergeResolution] {
+        let coordinator = persistentStoreCoordinator
         var attempts = 0
         // By object, in the order first met; a later attempt's resolution replaces an earlier one.
         var resolutions: [MergeResolution] = []
@@ -94,7 +111,7 @@ extension ManagedObjectContext {
             attempts += 1
             let request = storeSaveRequest(inserted: inserted, updated: updated, deleted: deleted)
             do {
-                try coordinator.save(request) { i, snapshot in
+                try coordinator.save(request, savesHeld: savesHeld) { i, snapshot in
                     Self.settle(i < inserted.count ? inserted[i] : updated[i - inserted.count], as: snapshot)
                 }
                 return resolutions

@@ -345,14 +345,27 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     // MARK: Writing
 
+    /// Runs `body` holding the save lock: no other context of this coordinator writes until it
+    /// returns. A root save with a built-in merge policy runs its attempts inside, so the rows it
+    /// re-reads after a conflict are still the store's when it writes again (as Core Data
+    /// resolves under the coordinator's lock); without this, other contexts of the coordinator
+    /// could win every attempt and the save fail with a conflict its policy should have resolved.
+    /// Only framework code may run in `body`; saves inside pass `savesHeld: true`.
+    func holdingSaves<T>(_ body: () throws -> T) rethrows -> T {
+        saveLock.lock()
+        defer { saveLock.unlock() }
+        return try body()
+    }
+
     /// Writes a save, then caches each written row's new snapshot and hands it to `committed`
     /// with the row's index (the inserted rows, then the updated ones), in one pass: the saving
     /// context settles each object while its row is at hand. `committed` runs under the
-    /// coordinator's lock and must not call back into the coordinator.
-    func save(_ request: consuming StoreSaveRequest, committed: (Int, RowSnapshot) -> Void) throws {
+    /// coordinator's lock and must not call back into the coordinator. Inside
+    /// ``holdingSaves(_:)`` pass `savesHeld: true` (the save lock is then already held).
+    func save(_ request: consuming StoreSaveRequest, savesHeld: Bool = false, committed: (Int, RowSnapshot) -> Void) throws {
         let store = try requireStore()
-        saveLock.lock()
-        defer { saveLock.unlock() }
+        if !savesHeld { saveLock.lock() }
+        defer { if !savesHeld { saveLock.unlock() } }
         let versions = try store.save(request)
         lock.lock()
         defer { lock.unlock() }
