@@ -90,72 +90,111 @@ public enum DemoLibrary {
 
     /// A book (entity `Book`).
     public class Book: ManagedObject {
+        /// The title.
         @Attribute("title") public var title: String
+        /// The ISBN, if known.
         @Attribute("isbn") public var isbn: String?
+        /// The number of pages.
         @Attribute("pages") public var pages: Int32
+        /// The number of words.
         @Attribute("wordCount") public var wordCount: Int64
+        /// The edition number.
         @Attribute("edition") public var edition: Int16
+        /// The price, if known.
         @Attribute("price") public var price: Decimal?
+        /// The rating.
         @Attribute("rating") public var rating: Double
+        /// The publication date, if known.
         @Attribute("published") public var published: Date?
+        /// Whether the book is in print.
         @Attribute("inPrint") public var inPrint: Bool
+        /// A unique identifier, if set.
         @Attribute("uuid") public var uuid: UUID?
+        /// The cover image data, if any.
         @Attribute("cover") public var cover: Data?
+        /// The book's web page, if any.
         @Attribute("homepage") public var homepage: URL?
+        /// The publisher (inverse of `Publisher.books`).
         @ToOne("publisher") public var publisher: Publisher?
+        /// The editor (inverse of `Editor.editedBooks`).
         @ToOne("editor") public var editor: Editor?
+        /// The authors (inverse of `Author.books`).
         @ToMany("authors") public var authors: Set<Author>
+        /// The genres (inverse of `Genre.books`).
         @ToMany("genres") public var genres: Set<Genre>
+        /// The chapters, in order (inverse of `Chapter.book`).
         @OrderedToMany("chapters") public var chapters: [Chapter]
     }
 
     /// A graphic novel (entity `GraphicNovel`, a sub-entity of `Book`).
     public final class GraphicNovel: Book {
+        /// The illustrator, if known.
         @Attribute("illustrator") public var illustrator: String?
+        /// Whether the pages are in colour.
         @Attribute("inColour") public var inColour: Bool
     }
 
     /// A chapter of one book (entity `Chapter`), kept in order by `Book.chapters`.
     public final class Chapter: ManagedObject {
+        /// The chapter title.
         @Attribute("title") public var title: String
+        /// The chapter number.
         @Attribute("number") public var number: Int16
+        /// The number of words in the chapter.
         @Attribute("wordCount") public var wordCount: Int32
+        /// The book the chapter belongs to (inverse of `Book.chapters`).
         @ToOne("book") public var book: Book?
     }
 
     /// A genre (entity `Genre`); many-to-many with books.
     public final class Genre: ManagedObject {
+        /// The genre name.
         @Attribute("name") public var name: String
+        /// A numeric code for the genre.
         @Attribute("code") public var code: Int16
+        /// The books of this genre (inverse of `Book.genres`).
         @ToMany("books") public var books: Set<Book>
     }
 
     /// A person (abstract entity `Person`).
     public class Person: ManagedObject {
+        /// The person's name.
         @Attribute("name") public var name: String
+        /// The date of birth, if known.
         @Attribute("born") public var born: Date?
+        /// The e-mail address, if known.
         @Attribute("email") public var email: String?
     }
 
     /// An author (entity `Author`, a sub-entity of `Person`); many-to-many with books.
     public final class Author: Person {
+        /// The author's web site, if any.
         @Attribute("website") public var website: URL?
+        /// The author's rating.
         @Attribute("rating") public var rating: Double
+        /// The books by this author (inverse of `Book.authors`).
         @ToMany("books") public var books: Set<Book>
     }
 
     /// An editor (entity `Editor`, a sub-entity of `Person`); edits many books.
     public final class Editor: Person {
+        /// The number of years the editor has worked.
         @Attribute("yearsActive") public var yearsActive: Int16
+        /// The books this editor edited (inverse of `Book.editor`).
         @ToMany("editedBooks") public var editedBooks: Set<Book>
     }
 
     /// A publisher (entity `Publisher`); one-to-many with books.
     public final class Publisher: ManagedObject {
+        /// The publisher's name.
         @Attribute("name") public var name: String
+        /// The city, if known.
         @Attribute("city") public var city: String?
+        /// The year the publisher was founded.
         @Attribute("founded") public var founded: Int16
+        /// A unique identifier, if set.
         @Attribute("uuid") public var uuid: UUID?
+        /// The books published (inverse of `Book.publisher`).
         @ToMany("books") public var books: Set<Book>
     }
 }
