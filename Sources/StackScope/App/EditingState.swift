@@ -9,6 +9,7 @@ import Foundation
 /// ContextInfo(name: "scratch-1", kind: .child, pending: PendingChanges(updated: 1), mergePolicy: "storeTrump (root)")
 /// ```
 public struct ContextInfo: Sendable, Hashable {
+    /// How a context relates to the store and the main context.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The stack's main-queue context (read-only in the browser: edits open a scratch context).
         case main
@@ -29,13 +30,19 @@ public struct ContextInfo: Sendable, Hashable {
             }
         }
     }
+    /// The context's name (`main`, or a scratch context's name such as `scratch-1`).
     public var name: String
+    /// How the context relates to the store and the main context.
     public var kind: Kind
+    /// The context's unsaved changes.
     public var pending: PendingChanges
     /// The merge policy in force where this context's save meets the store (for a child: the root's).
     public var mergePolicy: String
+    /// Whether the context's undo manager can undo.
     public var canUndo: Bool
+    /// Whether the context's undo manager can redo.
     public var canRedo: Bool
+    /// Creates a context description; no pending changes and no undo or redo by default.
     public init(name: String, kind: Kind, pending: PendingChanges = PendingChanges(), mergePolicy: String, canUndo: Bool = false, canRedo: Bool = false) {
         self.name = name
         self.kind = kind
@@ -49,10 +56,15 @@ public struct ContextInfo: Sendable, Hashable {
 /// Picking an object in the table to link into a relationship (the table shows the destination
 /// entity; Enter links the selected object, Esc gives up).
 public struct PickState: Sendable, Hashable {
+    /// The object whose relationship is being linked.
     public var owner: ManagedObjectID
+    /// The owner's title, shown while picking.
     public var ownerTitle: String
+    /// The relationship name.
     public var key: String
+    /// The relationship's destination entity, which the table shows.
     public var destination: String
+    /// Creates a pick.
     public init(owner: ManagedObjectID, ownerTitle: String, key: String, destination: String) {
         self.owner = owner
         self.ownerTitle = ownerTitle
@@ -63,14 +75,17 @@ public struct PickState: Sendable, Hashable {
 
 /// One attribute to type a value for.
 public struct EditorField: Sendable, Hashable {
+    /// The attribute name.
     public var key: String
     /// The attribute's type and rules, shown above the input (`Integer 32, 1…10000`).
     public var typeDescription: String
+    /// The value as text, as first shown in the editor.
     public var text: String
     /// A file path is typed instead of the value (binary data).
     public var isFilePath: Bool
     /// Text that may hold line breaks (strings): C-o inserts one.
     public var isMultiLine: Bool
+    /// Creates a field; not a file path and single-line by default.
     public init(key: String, typeDescription: String, text: String, isFilePath: Bool = false, isMultiLine: Bool = false) {
         self.key = key
         self.typeDescription = typeDescription
@@ -83,15 +98,21 @@ public struct EditorField: Sendable, Hashable {
 /// The attribute editor: one field at a time (inserting an object asks for each required
 /// attribute in turn). A refused value stays in the editor with the reason.
 public struct EditorState: Sendable, Hashable {
+    /// The object being edited.
     public var objectID: ManagedObjectID
+    /// The object's title, shown in the editor.
     public var objectTitle: String
+    /// The field being edited.
     public var field: EditorField
+    /// The line editor holding the typed text, started from `field.text`.
     public var line: LineEditor
     /// Fields still to ask for after this one.
     public var next: [EditorField]
+    /// Why the last value was refused, shown in the editor.
     public var error: String?
     /// Waiting for the program to apply the value.
     public var applying = false
+    /// Creates an editor for `field`, with `next` to follow.
     public init(objectID: ManagedObjectID, objectTitle: String, field: EditorField, next: [EditorField] = []) {
         self.objectID = objectID
         self.objectTitle = objectTitle

@@ -21,20 +21,27 @@ public enum Modal: Sendable {
 
 /// The `:` command line.
 public struct CommandLineState: Sendable, Hashable {
+    /// The typed text.
     public var line = LineEditor()
     /// Position in the history while cycling with ↑/↓ (nil: editing a new line).
     public var historyIndex: Int?
+    /// Creates an empty command line.
     public init() {}
 }
 
 /// A prompt for a filter or a search term.
 public struct PromptState: Sendable, Hashable {
+    /// What a prompt is for: a filter or a search.
     public enum Purpose: Sendable, Hashable { case filter, search }
+    /// What this prompt's text is for.
     public var purpose: Purpose
+    /// The typed text.
     public var line: LineEditor
     /// The last parse error: its message and the character offset it points at.
     public var error: String?
+    /// The character offset of `error` in the text, if it has one.
     public var errorOffset: Int?
+    /// Creates a prompt for `purpose`, starting with `text`.
     public init(purpose: Purpose, text: String = "") {
         self.purpose = purpose
         self.line = LineEditor(text: text)
@@ -60,20 +67,27 @@ public struct PromptState: Sendable, Hashable {
 
 /// The help screen: a filter and a selection over the keymap's rows.
 public struct HelpState: Sendable, Hashable {
+    /// The filter text, narrowing the rows shown.
     public var filter = LineEditor()
+    /// The selected row and scroll offset.
     public var scroll = ScrollState()
+    /// Creates a help screen with no filter.
     public init() {}
 }
 
 /// A question: a title, lines of detail and what to do on yes.
 public struct ConfirmState: Sendable {
+    /// The question or report title.
     public var title: String
+    /// The lines of detail shown under the title.
     public var lines: [String]
     /// What yes does; nil: a report with nothing to confirm (any of Enter, Esc, q closes it).
     public var onYes: Action?
     /// Further answers offered by a key (a conflict's "refresh keeping my changes").
     public var choices: [ConfirmChoice] = []
+    /// The scroll offset of the lines.
     public var scroll = ScrollState()
+    /// Creates a question; with `onYes` nil, a report.
     public init(title: String, lines: [String], onYes: Action?, choices: [ConfirmChoice] = []) {
         self.title = title
         self.lines = lines
@@ -90,9 +104,13 @@ public struct ConfirmState: Sendable {
 
 /// An extra answer to a question, on its own key.
 public struct ConfirmChoice: Sendable {
+    /// The key that gives this answer.
     public var key: Key
+    /// What the footer shows for the key (empty: not shown).
     public var label: String
+    /// The action sent when the key is pressed.
     public var action: Action
+    /// Creates a choice.
     public init(key: Key, label: String, action: Action) {
         self.key = key
         self.label = label

@@ -24,44 +24,77 @@ public enum CursesInput: Sendable, Hashable {
 public enum CursesKeyDecoder {
     /// ncurses' key codes (curses.h; octal, as there). They are part of ncurses' ABI.
     public enum Code {
+        /// `KEY_DOWN`, the down arrow.
         public static let down: Int32 = 0o402
+        /// `KEY_UP`, the up arrow.
         public static let up: Int32 = 0o403
+        /// `KEY_LEFT`, the left arrow.
         public static let left: Int32 = 0o404
+        /// `KEY_RIGHT`, the right arrow.
         public static let right: Int32 = 0o405
+        /// `KEY_HOME`, the Home key.
         public static let home: Int32 = 0o406
+        /// `KEY_BACKSPACE`, the backspace key.
         public static let backspace: Int32 = 0o407
         /// `KEY_F0`; `KEY_F(n)` is `f0 + n`, for n up to 63.
         public static let f0: Int32 = 0o410
+        /// `KEY_DC`, the Delete key.
         public static let deleteChar: Int32 = 0o512
+        /// `KEY_IC`, the Insert key.
         public static let insertChar: Int32 = 0o513
+        /// `KEY_SF`, scroll forward.
         public static let scrollForward: Int32 = 0o520  // KEY_SF, shifted down arrow
+        /// `KEY_SR`, scroll backward.
         public static let scrollBackward: Int32 = 0o521  // KEY_SR, shifted up arrow
+        /// `KEY_NPAGE`, Page Down.
         public static let nextPage: Int32 = 0o522
+        /// `KEY_PPAGE`, Page Up.
         public static let previousPage: Int32 = 0o523
+        /// `KEY_ENTER`, the keypad Enter key.
         public static let enter: Int32 = 0o527
+        /// `KEY_A1`.
         public static let keypadA1: Int32 = 0o534  // keypad upper left (Home)
+        /// `KEY_A3`.
         public static let keypadA3: Int32 = 0o535  // keypad upper right (PgUp)
+        /// `KEY_C1`.
         public static let keypadC1: Int32 = 0o537  // keypad lower left (End)
+        /// `KEY_C3`.
         public static let keypadC3: Int32 = 0o540  // keypad lower right (PgDn)
+        /// `KEY_BTAB`, Shift-Tab.
         public static let backTab: Int32 = 0o541
+        /// `KEY_BEG`, the Begin key.
         public static let begin: Int32 = 0o542
+        /// `KEY_END`, the End key.
         public static let end: Int32 = 0o550
+        /// `KEY_SEND`, shifted End.
         public static let shiftEnd: Int32 = 0o602
+        /// `KEY_SHOME`, shifted Home.
         public static let shiftHome: Int32 = 0o607
+        /// `KEY_SLEFT`, shifted left arrow.
         public static let shiftLeft: Int32 = 0o611
+        /// `KEY_SRIGHT`, shifted right arrow.
         public static let shiftRight: Int32 = 0o622
+        /// `KEY_MOUSE`: a mouse event is ready for `getmouse`.
         public static let mouse: Int32 = 0o631
+        /// `KEY_RESIZE`: the terminal was resized.
         public static let resize: Int32 = 0o632
     }
 
     /// ncurses' mouse mask bits (NCURSES_MOUSE_VERSION 2: five bits per button).
     public enum MouseMask {
+        /// `BUTTON1_RELEASED`.
         public static let button1Released: UInt32 = 0o1
+        /// `BUTTON1_PRESSED`.
         public static let button1Pressed: UInt32 = 0o2
+        /// `BUTTON1_CLICKED`.
         public static let button1Clicked: UInt32 = 0o4
+        /// `BUTTON1_DOUBLE_CLICKED`.
         public static let button1DoubleClicked: UInt32 = 0o10
+        /// `BUTTON1_TRIPLE_CLICKED`.
         public static let button1TripleClicked: UInt32 = 0o20
+        /// `BUTTON4_PRESSED`, the wheel scrolled up.
         public static let button4Pressed: UInt32 = 0o2 << 15
+        /// `BUTTON5_PRESSED`, the wheel scrolled down.
         public static let button5Pressed: UInt32 = 0o2 << 20
     }
 
