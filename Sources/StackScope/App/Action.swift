@@ -58,15 +58,23 @@ public indirect enum Action: Sendable {
 
 /// What opening a table produced.
 public struct TableOpened: Sendable {
+    /// Where the table's rows come from.
     public var source: TableSource
+    /// The columns to show.
     public var columns: [ColumnInfo]
+    /// The sort keys in force.
     public var sort: [SortKey]
+    /// Whether the rows are grouped in sections by the first sort key.
     public var sectioned: Bool
+    /// The filter in force, if any.
     public var filter: String?
+    /// Rows in all, section headers included.
     public var rowCount: Int
+    /// Objects in all.
     public var objectCount: Int
     /// Where the previously selected object is now, if it is still there.
     public var selectedIndex: Int?
+    /// Creates the result of opening a table.
     public init(
         source: TableSource, columns: [ColumnInfo], sort: [SortKey], sectioned: Bool, filter: String?, rowCount: Int,
         objectCount: Int, selectedIndex: Int?
@@ -84,15 +92,20 @@ public struct TableOpened: Sendable {
 
 /// A change of the table's results reported by its fetched results controller.
 public struct TableChange: Sendable {
+    /// Rows in all now, section headers included.
     public var rowCount: Int
+    /// Objects in all now.
     public var objectCount: Int
+    /// The rows whose objects were inserted, updated or moved, for the highlight.
     public var marks: [ManagedObjectID: RowMark]
     /// The selected object's row now (nil: it left the results).
     public var selectedIndex: Int?
+    /// When the change was reported.
     public var date: Date
     /// The table the change is about (nil: the one shown). A change of a table the app has just
     /// left is ignored.
     public var source: TableSource?
+    /// Creates a change; the source defaults to the table shown.
     public init(rowCount: Int, objectCount: Int, marks: [ManagedObjectID: RowMark], selectedIndex: Int?, date: Date, source: TableSource? = nil) {
         self.rowCount = rowCount
         self.objectCount = objectCount

@@ -62,6 +62,7 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
 public enum KeyScope: String, Sendable, Hashable, CaseIterable {
     case global, entities, table, detail, saves, help, confirm
 
+    /// The scope's heading in the help screen.
     public var title: String {
         switch self {
         case .global: "Global"
@@ -74,6 +75,7 @@ public enum KeyScope: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The scope of a pane's keys.
     public init(_ pane: Pane) {
         switch pane {
         case .entities: self = .entities
@@ -92,14 +94,20 @@ public enum KeyScope: String, Sendable, Hashable, CaseIterable {
 /// Binding([.char("s")], .sort, .table, "Sort by the column", footer: "sort").keyLabel   // "s"
 /// ```
 public struct Binding: Sendable {
+    /// The keys that run the command (the first is shown in the footer).
     public var keys: [Key]
+    /// The command the keys run.
     public var command: CommandID
+    /// Where the binding applies.
     public var scope: KeyScope
+    /// The help text.
     public var help: String
     /// A short label for the footer (nil: not in the footer).
     public var footer: String?
+    /// The help screen's group the binding is listed under.
     public var group: String
 
+    /// Creates a binding; not in the footer and in the `Actions` group by default.
     public init(_ keys: [Key], _ command: CommandID, _ scope: KeyScope, _ help: String, footer: String? = nil, group: String = "Actions") {
         self.keys = keys
         self.command = command
@@ -119,6 +127,7 @@ public struct Binding: Sendable {
 /// Keymap.binding(for: .char("j"), scopes: [.table, .global])?.command   // .down
 /// ```
 public enum Keymap {
+    /// Every binding, in help order.
     public static let all: [Binding] = [
         // Navigation, in every pane.
         Binding([.char("j"), .down], .down, .global, "Move down", group: "Navigation"),
@@ -214,12 +223,17 @@ public enum Keymap {
 /// CommandLine.names.contains("export")   // true
 /// ```
 public enum CommandLine {
+    /// One `:` command: its name, its usage line and its help text.
     public struct Entry: Sendable {
+        /// The command name.
         public var name: String
+        /// The usage line, with the arguments.
         public var usage: String
+        /// What the command does.
         public var help: String
     }
 
+    /// The `:` commands, in help order.
     public static let commands: [Entry] = [
         Entry(name: "entity", usage: "entity NAME", help: "open an entity's objects"),
         Entry(name: "filter", usage: "filter PREDICATE", help: "filter the objects (empty: clear)"),

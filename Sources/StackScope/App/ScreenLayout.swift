@@ -9,18 +9,29 @@
 /// layout.tableRows   // data rows visible in the objects pane
 /// ```
 public struct ScreenLayout: Sendable, Hashable {
+    /// The smallest size that gets a layout; below it only a notice is drawn.
     public static let minimum = Size(width: 60, height: 15)
 
+    /// The terminal size laid out.
     public var size: Size
+    /// Whether the terminal is below `minimum` (every pane rectangle is then empty or nil).
     public var tooSmall: Bool
+    /// The title line at the top.
     public var title: Rect = .zero
+    /// The entities pane, or nil when not shown.
     public var entities: Rect?
+    /// The objects pane, or nil when not shown.
     public var table: Rect?
+    /// The detail pane, or nil when not shown.
     public var detail: Rect?
+    /// The saves pane, or nil when not shown.
     public var saves: Rect?
+    /// The status line, second from the bottom.
     public var status: Rect = .zero
+    /// The footer of key hints, at the bottom.
     public var footer: Rect = .zero
 
+    /// Lays out the panes for `size`, given the state's focus, zoom and detail settings.
     public init(size: Size, state: AppState) {
         self.size = size
         tooSmall = size.width < Self.minimum.width || size.height < Self.minimum.height

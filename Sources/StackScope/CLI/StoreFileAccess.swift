@@ -37,8 +37,10 @@ public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
     private let lock = NSLock()
     private var stores: [String: InMemoryStore] = [:]
 
+    /// Creates an empty set of stores.
     public init() {}
 
+    /// Creates an empty InMemoryStore for `model` at `url`'s path, replacing any store there.
     public func createStore(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
         lock.lock()
         defer { lock.unlock() }
@@ -47,6 +49,7 @@ public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
         return store
     }
 
+    /// Returns the store at `url`; throws when there is none or it was created with another model.
     public func openReadOnly(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
         let store = try existing(url)
         guard store.model.entityVersionHashes == model.entityVersionHashes else {
@@ -55,6 +58,7 @@ public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
         return store
     }
 
+    /// Returns the store at `url`; throws when there is none or no version of `bundle` matches it.
     public func openReadOnly(at url: URL, bundle: ManagedObjectModelBundle) throws -> any PersistentStore {
         let store = try existing(url)
         guard bundle.versions.contains(where: { $0.entityVersionHashes == store.model.entityVersionHashes }) else {
@@ -63,8 +67,10 @@ public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
         return store
     }
 
+    /// Returns the metadata of the store at `url`; throws when there is none.
     public func metadata(at url: URL) throws -> StoreMetadata { try existing(url).metadata }
 
+    /// Forgets the store at `url`, if any.
     public func removeStore(at url: URL) throws {
         lock.lock()
         defer { lock.unlock() }
@@ -97,38 +103,46 @@ public enum StoreFiles {
 /// Store files backed by ``SQLiteStore``: created read-write, opened read-only so that inspecting
 /// a store never changes it.
 public struct SQLiteStoreFiles: StoreFileAccess {
+    /// Creates the SQLite store files access.
     public init() {}
 
+    /// Creates a new SQLite store at `url`; throws when a file is already there.
     public func createStore(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
         guard !FileManager.default.fileExists(atPath: url.path) else { throw StackScopeError.fileExists(path: url.path) }
         return try SQLiteStore(url: url, model: model)
     }
 
+    /// Opens the SQLite store at `url` read-only with `model`.
     public func openReadOnly(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
         try checkFile(url)
         return try SQLiteStore(url: url, model: model, readOnly: true)
     }
 
+    /// Opens the SQLite store at `url` read-only with the version of `bundle` that matches it.
     public func openReadOnly(at url: URL, bundle: ManagedObjectModelBundle) throws -> any PersistentStore {
         try checkFile(url)
         return try SQLiteStore.open(url: url, bundle: bundle, readOnly: true)
     }
 
+    /// Reads the metadata of the SQLite store at `url`.
     public func metadata(at url: URL) throws -> StoreMetadata {
         try checkFile(url)
         return try SQLiteStore.metadata(at: url)
     }
 
+    /// The model stored in the SQLite store at `url`, or nil when it has none.
     public func storedModel(at url: URL) throws -> ManagedObjectModel? {
         try checkFile(url)
         return try SQLiteStore.storedModel(at: url)
     }
 
+    /// A model inferred from the SQLite store's tables at `url`, or nil when it cannot be.
     public func inferredModel(at url: URL) throws -> ManagedObjectModel? {
         try checkFile(url)
         return try SQLiteStore.inferredModel(at: url)
     }
 
+    /// Deletes the SQLite store at `url` and its `-wal` and `-shm` files.
     public func removeStore(at url: URL) throws {
         try checkFile(url)
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
