@@ -7,15 +7,20 @@
 /// line.text   // "page"
 /// ```
 public struct LineEditor: Sendable, Hashable {
+    /// The text as a string.
     public var text: String { String(chars) }
+    /// The text as characters (the cursor indexes them).
     public private(set) var chars: [Character]
+    /// The cursor position: the index of the character it is before (`chars.count` at the end).
     public var cursor: Int
 
+    /// Creates an editor holding `text`, with the cursor at its end.
     public init(text: String = "") {
         chars = Array(text)
         cursor = chars.count
     }
 
+    /// Replaces the text and moves the cursor to its end.
     public mutating func set(_ text: String) {
         chars = Array(text)
         cursor = chars.count

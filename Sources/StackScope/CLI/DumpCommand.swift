@@ -27,6 +27,7 @@ public struct DumpQuery: Sendable, Equatable {
         set { sort = newValue.map { [DumpSort(key: $0)] } ?? [] }
     }
 
+    /// Creates a query sorted by at most one attribute, ascending (nil: by primary key).
     public init(entityName: String, sortKey: String? = nil, limit: Int? = nil, predicate: CoreStack.Predicate? = nil) {
         self.entityName = entityName
         self.sort = sortKey.map { [DumpSort(key: $0)] } ?? []
@@ -34,6 +35,7 @@ public struct DumpQuery: Sendable, Equatable {
         self.predicate = predicate
     }
 
+    /// Creates a query with a list of sort keys and an optional offset.
     public init(entityName: String, sort: [DumpSort], limit: Int? = nil, offset: Int? = nil, predicate: CoreStack.Predicate? = nil) {
         self.entityName = entityName
         self.sort = sort
@@ -56,6 +58,7 @@ public struct DumpSort: Sendable, Equatable, CustomStringConvertible {
     /// Ascending (the default) or descending.
     public var ascending: Bool
 
+    /// Creates a sort key, ascending by default.
     public init(key: String, ascending: Bool = true) {
         self.key = key
         self.ascending = ascending
@@ -89,6 +92,7 @@ public struct DumpSort: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The key's name, followed by ` descending` when it is descending.
     public var description: String { ascending ? key : "\(key) descending" }
 }
 
@@ -101,14 +105,17 @@ public struct DumpedObject: Sendable, Equatable {
         case toMany([ManagedObjectID])
     }
 
+    /// The object's ID.
     public var objectID: ManagedObjectID
     /// Stored attributes in model order (inherited first).
     public var attributes: [(name: String, value: AttributeValue)]
     /// Relationships in model order (inherited first).
     public var relationships: [(name: String, target: Target)]
 
+    /// The name of the object's entity.
     public var entityName: String { objectID.entity.name }
 
+    /// Whether two objects have the same ID, attributes and relationships (in order).
     public static func == (lhs: DumpedObject, rhs: DumpedObject) -> Bool {
         lhs.objectID == rhs.objectID
             && lhs.attributes.map(\.name) == rhs.attributes.map(\.name)
@@ -239,6 +246,7 @@ public enum DumpCommand {
 
     // MARK: JSON
 
+    /// The objects as a JSON array: each with its object ID URI, entity, attributes and relationships.
     public static func renderJSON(_ objects: [DumpedObject]) -> String {
         let dates = ISO8601DateFormatter()
         dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -282,6 +290,7 @@ public enum DumpCommand {
 
     // MARK: Text
 
+    /// The objects as text: a block of lines per object, then a footer line with the count, order, offset and limit.
     public static func renderText(_ objects: [DumpedObject], query: DumpQuery) -> String {
         let dates = ISO8601DateFormatter()
         dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

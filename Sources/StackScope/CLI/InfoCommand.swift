@@ -5,26 +5,34 @@ import Foundation
 public struct StoreInfo: Sendable, Equatable {
     /// One entity of the model with its object count.
     public struct Entity: Sendable, Equatable {
+        /// The entity name.
         public var name: String
         /// Objects of the entity and its sub-entities (as Core Data counts them).
         public var count: Int
+        /// The parent entity's name, or nil for a root entity.
         public var superentity: String?
+        /// Whether the entity is abstract.
         public var isAbstract: Bool
     }
 
+    /// The store file's path, as given.
     public var path: String
+    /// The store's UUID from its metadata.
     public var storeUUID: String
+    /// The store type from its metadata (`SQLite`).
     public var storeType: String
     /// `NSPersistenceFrameworkVersion` as recorded by the writer (1 for CoreStack, hundreds for Apple).
     public var frameworkVersion: Int?
     /// The version of CoreStack reading the store.
     public var coreStackVersion: String
+    /// The name of the model version the store was read with.
     public var modelVersion: String
     /// Where the model came from: `file X.xcdatamodeld version V2`, `demo model`,
     /// `stored in the store (Z_MODELCACHE)`, `inferred from the schema`.
     public var modelSource: String = ""
     /// One-line notes about the choice of model (printed on standard error).
     public var warnings: [String] = []
+    /// The model's entities with their object counts, in model order.
     public var entities: [Entity]
 }
 
@@ -58,6 +66,7 @@ public enum InfoCommand {
         return (json ? renderJSON(info) : renderText(info)) + "\n"
     }
 
+    /// The info as a JSON object: store UUID and type, versions, model source and the entities.
     public static func renderJSON(_ info: StoreInfo) -> String {
         JSONValue.object([
             ("storeUUID", .string(info.storeUUID)),
@@ -81,6 +90,7 @@ public enum InfoCommand {
         ]).rendered()
     }
 
+    /// The info as text: the store's lines, then a table of entities with their counts and parents.
     public static func renderText(_ info: StoreInfo) -> String {
         var lines = [
             "Store:             \(info.path)",

@@ -9,10 +9,15 @@ import Foundation
 /// let n = try session.context.performAndWait { try session.context.count(for: FetchRequest<ManagedObject>(entityName: "Book")) }
 /// ```
 public final class StoreSession {
+    /// The store file's URL.
     public let storeURL: URL
+    /// The store's metadata, read before it was opened.
     public let metadata: StoreMetadata
+    /// The model the store was opened with.
     public let model: ManagedObjectModel
+    /// The coordinator the store was added to (read-only).
     public let coordinator: PersistentStoreCoordinator
+    /// A private-queue context on the coordinator; use it inside `perform` or `performAndWait`.
     public let context: ManagedObjectContext
     /// Where the model in use came from, one line: `file Library.xcdatamodeld version Library 2`,
     /// `demo model`, `stored in the store (Z_MODELCACHE)`, `inferred from the schema`.

@@ -5,16 +5,21 @@
 /// let frame = Frame(buffer: ScreenBuffer(size: size), cursor: nil, mouse: true)
 /// ```
 public struct Frame: Sendable, Equatable {
+    /// The cells to show.
     public var buffer: ScreenBuffer
+    /// Where the cursor is shown, or nil to hide it.
     public var cursor: (x: Int, y: Int)?
+    /// Whether the app wants mouse events.
     public var mouse: Bool
 
+    /// Creates a frame; by default the cursor is hidden and mouse events are on.
     public init(buffer: ScreenBuffer, cursor: (x: Int, y: Int)? = nil, mouse: Bool = true) {
         self.buffer = buffer
         self.cursor = cursor
         self.mouse = mouse
     }
 
+    /// Whether two frames have the same buffer, cursor position and mouse mode.
     public static func == (a: Frame, b: Frame) -> Bool {
         a.buffer == b.buffer && a.cursor?.x == b.cursor?.x && a.cursor?.y == b.cursor?.y && a.mouse == b.mouse
     }
@@ -39,24 +44,29 @@ public protocol TerminalBackend: AnyObject {
 /// print(backend.frame.buffer.text)
 /// ```
 public final class HeadlessBackend: TerminalBackend {
+    /// The size reported to the app; a test sets it to simulate a resize.
     public var size: Size
+    /// The last frame drawn.
     public private(set) var frame: Frame
     /// How many frames were drawn.
     public private(set) var drawCount = 0
     /// Called with each frame drawn (a test watching what showed between two keys).
     public var onDraw: ((Frame) -> Void)?
 
+    /// Creates a backend of `size`, showing a blank frame.
     public init(size: Size) {
         self.size = size
         self.frame = Frame(buffer: ScreenBuffer(size: size))
     }
 
+    /// Keeps `frame` as the last frame and calls `onDraw`.
     public func draw(_ frame: Frame) {
         self.frame = frame
         drawCount += 1
         onDraw?(frame)
     }
 
+    /// Does nothing: the backend keeps no screen to forget.
     public func invalidate() {}
 
     /// The last frame as text lines.

@@ -13,6 +13,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     case function(Int)
     case mouse(MouseEvent)
 
+    /// The key as the help and footer show it (`j`, `C-d`, `Enter`, `PgDn`); `parse(_:)` reads it back.
     public var description: String {
         switch self {
         case let .char(c): c == " " ? "Space" : String(c)
@@ -66,10 +67,15 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
 
 /// A mouse event in screen cells.
 public struct MouseEvent: Sendable, Hashable {
+    /// What happened: button 1 pressed or released, or the wheel turned.
     public enum Kind: Sendable, Hashable { case press, release, wheelUp, wheelDown }
+    /// What happened.
     public var kind: Kind
+    /// The column of the event.
     public var x: Int
+    /// The row of the event.
     public var y: Int
+    /// Creates a mouse event.
     public init(kind: Kind, x: Int, y: Int) {
         self.kind = kind
         self.x = x

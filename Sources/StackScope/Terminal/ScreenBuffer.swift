@@ -9,18 +9,25 @@
 /// buffer.lines()[0]     // "漢字 ok             "
 /// ```
 public struct ScreenBuffer: Sendable, Equatable {
+    /// The buffer's size.
     public private(set) var size: Size
+    /// The cells, row by row.
     public private(set) var cells: [Cell]
 
+    /// Creates a buffer of `size` with every cell set to `fill`.
     public init(size: Size, fill: Cell = .blank) {
         self.size = size
         self.cells = Array(repeating: fill, count: size.width * size.height)
     }
 
+    /// The number of columns.
     public var width: Int { size.width }
+    /// The number of rows.
     public var height: Int { size.height }
+    /// The whole buffer as a rectangle at the origin.
     public var bounds: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
 
+    /// The cell at (`x`, `y`), or a blank for a position outside the buffer.
     public subscript(x: Int, y: Int) -> Cell {
         get { inBounds(x, y) ? cells[y * size.width + x] : .blank }
     }

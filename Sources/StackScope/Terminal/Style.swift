@@ -18,13 +18,20 @@ public enum TerminalColor: Int, Sendable, Hashable, CaseIterable {
 /// s.reverse = true
 /// ```
 public struct Style: Sendable, Hashable {
+    /// The foreground colour.
     public var fg: TerminalColor
+    /// The background colour.
     public var bg: TerminalColor
+    /// Bold text.
     public var bold: Bool
+    /// Dim text.
     public var dim: Bool
+    /// Reverse video (foreground and background swapped).
     public var reverse: Bool
+    /// Underlined text.
     public var underline: Bool
 
+    /// Creates a style; by default the terminal's default colours with no attributes.
     public init(
         fg: TerminalColor = .default, bg: TerminalColor = .default, bold: Bool = false, dim: Bool = false,
         reverse: Bool = false, underline: Bool = false
