@@ -18,6 +18,8 @@ public enum App {
 // MARK: - Update
 
 extension App {
+    /// Applies `action` to the state and returns the commands for the program to run (reading the store, saving, copying…);
+    /// the only place the state changes.
     public static func update(_ s: inout AppState, _ action: Action) -> [Command] {
         switch action {
         case let .key(key): return handleKey(&s, key)

@@ -21,6 +21,7 @@ public enum BrowserError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing to do for a command in this state.
     case nothingTo(String)
 
+    /// A one-line message saying what went wrong, as the status line shows it.
     public var description: String {
         switch self {
         case .noTable: "no table is open"

@@ -11,7 +11,9 @@ import Foundation
 /// DispatchQueue.main.async { program.start() }
 /// ```
 public final class BrowserProgram {
+    /// The state as the last update left it (read-only outside the program).
     public private(set) var state: AppState
+    /// The store and stack the program reads and edits through.
     public let session: BrowserSession
     let backend: any TerminalBackend
     var data: BrowserData!
@@ -52,6 +54,8 @@ public final class BrowserProgram {
     /// How many frames were rendered.
     public private(set) var frames = 0
 
+    /// Creates a program over `session` that draws into `backend`; `clock` gives the time (for row marks and the saves log).
+    /// Nothing is read or drawn until ``start(openEntity:)``.
     public init(session: BrowserSession, backend: any TerminalBackend, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.session = session
         self.backend = backend

@@ -12,8 +12,11 @@ import Foundation
 public final class BrowserSession: @unchecked Sendable {
     /// Where the store file is (nil for in-memory stores).
     public let storeURL: URL?
+    /// The model the store was opened with.
     public let model: ManagedObjectModel
+    /// The name of the model version, as the status bar shows it.
     public let modelVersion: String
+    /// Whether the store was opened read-only (edits are then refused).
     public let readOnly: Bool
     /// The main-queue context the browser's tables, detail and counts read through (a new one
     /// after a reset).

@@ -12,6 +12,8 @@ import Foundation
 /// try ValueParser.parse("70000", for: editionAttribute)     // throws: beyond Integer 16's limits
 /// ```
 public enum ValueParser {
+    /// Parses `text` as a value of attribute `a` (with `isFilePath`, reads binary data from the file at that path).
+    /// - Throws: ``BrowserError/invalidValue(key:type:text:reason:)`` when the text is not a value of the type.
     public static func parse(_ text: String, for a: AttributeDescription, isFilePath: Bool = false) throws -> AttributeValue {
         let t = a.type == .string ? text : text.trimmingCharacters(in: .whitespaces)
         func refuse(_ reason: String) -> BrowserError {

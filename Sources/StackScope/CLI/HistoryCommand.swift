@@ -16,8 +16,11 @@ public enum HistoryCommand {
     /// print(listing.transactions.count)
     /// ```
     public struct Listing: Sendable, Hashable {
+        /// The store's UUID from its metadata.
         public var storeUUID: String
+        /// Whether the store has persistent history tables.
         public var hasHistory: Bool
+        /// The transactions that match the request (none when the store has no history).
         public var transactions: [PersistentHistoryTransaction]
     }
 

@@ -18,6 +18,7 @@ public indirect enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
+    /// Whether two values render to the same JSON text (so object key order counts).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.rendered() == rhs.rendered() }
 
     /// The value as pretty-printed JSON (two-space indent, no trailing newline).

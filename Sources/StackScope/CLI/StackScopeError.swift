@@ -23,6 +23,7 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     /// A numeric option out of range (`--limit`, `--size`).
     case invalidOption(name: String, reason: String)
 
+    /// A one-line message saying what went wrong and, where it helps, what to do.
     public var description: String {
         switch self {
         case let .storeNotFound(path):
@@ -48,6 +49,7 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 extension StackScopeError: LocalizedError {
+    /// The same text as `description`.
     public var errorDescription: String? { description }
 }
 
@@ -57,6 +59,7 @@ extension StackScopeError: LocalizedError {
 /// StackScopeErrorMessage.line(for: StackScopeError.storeNotFound(path: "/tmp/x")) // "no store at /tmp/x: …"
 /// ```
 public enum StackScopeErrorMessage {
+    /// The message for `error` on one line: newlines become spaces, and a model mismatch lists at most three differences.
     public static func line(for error: any Error) -> String {
         let text: String
         switch error {

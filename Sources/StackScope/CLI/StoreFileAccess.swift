@@ -40,7 +40,7 @@ public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
     /// Creates an empty set of stores.
     public init() {}
 
-    /// Creates an empty InMemoryStore for `model` at `url`'s path, replacing any store there.
+    /// Creates an empty ``InMemoryStore`` for `model` at `url`'s path, replacing any store there.
     public func createStore(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
         lock.lock()
         defer { lock.unlock() }

@@ -6,6 +6,8 @@
 /// // ["Entity  Objects", "------  -------", "Book         12"]
 /// ```
 public enum TextTable {
+    /// The table as lines: the header, a line of dashes, then the rows, columns separated by two spaces;
+    /// the columns in `rightAligned` (by index) are aligned right.
     public static func render(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
         let all = [header] + rows
         let columns = all.map(\.count).max() ?? 0

@@ -15,6 +15,7 @@ public struct DemoProgress: Sendable, Equatable {
     /// Whether every object is written.
     public var isFinished: Bool
 
+    /// Creates a progress report; not finished by default.
     public init(written: Int, expectedTotal: Int, isFinished: Bool = false) {
         self.written = written
         self.expectedTotal = expectedTotal

@@ -15,6 +15,7 @@ public enum TerminalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// curses does not know the terminal type (`TERM`).
     case unknownTerminalType(String)
 
+    /// A one-line message saying what is wrong with the terminal.
     public var description: String {
         switch self {
         case let .notATerminal(stdinIsTerminal, stdoutIsTerminal):

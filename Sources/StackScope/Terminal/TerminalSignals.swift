@@ -44,6 +44,7 @@ public enum TerminalSignal: Sendable, Hashable, CaseIterable, CustomStringConver
         self = match
     }
 
+    /// The signal's name (`SIGWINCH`, `SIGTSTP`, …).
     public var description: String {
         switch self {
         case .resized: "SIGWINCH"
