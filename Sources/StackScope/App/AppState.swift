@@ -416,11 +416,11 @@ public struct SaveLogEntry: Sendable, Hashable {
     public var contextName: String
     /// Where the entry came from.
     public var origin: Origin
-    /// The objects inserted, as short descriptions.
+    /// The URIs of the objects inserted.
     public var inserted: [String]
-    /// The objects updated, as short descriptions.
+    /// The URIs of the objects updated.
     public var updated: [String]
-    /// The objects deleted, as short descriptions.
+    /// The URIs of the objects deleted.
     public var deleted: [String]
     /// A note (for refresh lines: what changed, per entity).
     public var note: String?
