@@ -62,19 +62,6 @@ struct MergeStressTests {
         var unexpected: [String] = []
     }
 
-    /// A small deterministic generator (SplitMix64), so each worker's sequence of edits is the
-    /// same on every run; only the interleaving varies.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let policies: [MergePolicy] = [.error, .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback]
 
     /// Every book, read from the store (not from a cache), by primary key.
@@ -99,7 +86,7 @@ struct MergeStressTests {
         _ ctx: ManagedObjectContext, worker: Int, policy: MergePolicy, seed: UInt64, deadline: Date, tolerateExhaustion: Bool
     ) -> Log {
         var log = Log()
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(seed: seed)  // each worker's edits the same on every run; only the interleaving varies
         var round = 0
         while round < minimumRounds || Date() < deadline {
             round += 1

@@ -11,22 +11,7 @@ final class MigrateProbe {
     private let handle: FileHandle
     private(set) var text = ""
 
-    static func binary() throws -> URL {
-        var folders: [URL] = [Bundle.main.bundleURL]
-        if let exe = Bundle.main.executableURL { folders.append(exe.deletingLastPathComponent()) }
-        for f in folders {
-            let candidate = f.appendingPathComponent("corestack-migrate-probe")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw Missing(searched: folders.map(\.path))
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "corestack-migrate-probe was not found (looked in \(searched.joined(separator: ", "))); build it with `swift build --build-tests`"
-        }
-    }
+    static func binary() throws -> URL { try ProbeExecutable.url(named: "corestack-migrate-probe") }
 
     init(_ arguments: [String]) throws {
         process.executableURL = try Self.binary()

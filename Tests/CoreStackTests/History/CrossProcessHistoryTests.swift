@@ -7,15 +7,7 @@ final class HistoryProbe: @unchecked Sendable {
     let process = Process()
     let output = Recorder<String>()
 
-    static func binary() throws -> URL {
-        var folders: [URL] = [Bundle.main.bundleURL]
-        if let exe = Bundle.main.executableURL { folders.append(exe.deletingLastPathComponent()) }
-        for f in folders {
-            let candidate = f.appendingPathComponent("corestack-history-probe")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw StackProbe.ProbeMissing(searched: folders.map(\.path))
-    }
+    static func binary() throws -> URL { try ProbeExecutable.url(named: "corestack-history-probe") }
 
     init(_ arguments: [String]) throws {
         process.executableURL = try Self.binary()

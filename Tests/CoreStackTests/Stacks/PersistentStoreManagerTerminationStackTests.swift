@@ -9,26 +9,7 @@ final class StackProbe: @unchecked Sendable {
     let storeURL: URL
 
     /// The probe binary, built by `swift test` next to the test bundle.
-    static func binary() throws -> URL {
-        var folders: [URL] = [Bundle.main.bundleURL]
-        if let exe = Bundle.main.executableURL { folders.append(exe.deletingLastPathComponent()) }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        folders.append(packageRoot.appendingPathComponent(".build/debug"))
-        for f in folders {
-            let candidate = f.appendingPathComponent("corestack-stack-probe")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw ProbeMissing(searched: folders.map(\.path))
-    }
-
-    struct ProbeMissing: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "the corestack-stack-probe executable was not found (looked in \(searched.joined(separator: ", "))); "
-                + "build it with `swift build --product corestack-stack-probe`"
-        }
-    }
+    static func binary() throws -> URL { try ProbeExecutable.url(named: "corestack-stack-probe") }
 
     init(storeURL: URL, mode: String = "wait", text: String = "unsaved at termination") throws {
         self.storeURL = storeURL
