@@ -144,6 +144,7 @@ final class ContextObservers: @unchecked Sendable {
     private var objectsDidChangeList: [(Int, (ObjectsDidChange) -> Void)] = []
     private var willSaveList: [(Int, (ManagedObjectContext) -> Void)] = []
     private var didSaveList: [(Int, (ContextDidSave) -> Void)] = []
+    private var afterDidSaveList: [(Int, (ContextDidSave) -> Void)] = []
 
     /// A snapshot of the objectsDidChange observers, in registration order.
     var objectsDidChange: [(Int, (ObjectsDidChange) -> Void)] { lock.withLock { objectsDidChangeList } }
@@ -151,6 +152,9 @@ final class ContextObservers: @unchecked Sendable {
     var willSave: [(Int, (ManagedObjectContext) -> Void)] { lock.withLock { willSaveList } }
     /// A snapshot of the didSave observers, in registration order.
     var didSave: [(Int, (ContextDidSave) -> Void)] { lock.withLock { didSaveList } }
+    /// A snapshot of the framework's own follow-ups of a save, run after every didSave observer
+    /// and the notification (a stack's bubbling to the parent), in registration order.
+    var afterDidSave: [(Int, (ContextDidSave) -> Void)] { lock.withLock { afterDidSaveList } }
 
     func add(objectsDidChange f: @escaping (ObjectsDidChange) -> Void) -> Int {
         lock.withLock {
@@ -176,11 +180,20 @@ final class ContextObservers: @unchecked Sendable {
         }
     }
 
+    func add(afterDidSave f: @escaping (ContextDidSave) -> Void) -> Int {
+        lock.withLock {
+            nextID += 1
+            afterDidSaveList.append((nextID, f))
+            return nextID
+        }
+    }
+
     func remove(_ id: Int) {
         lock.withLock {
             objectsDidChangeList.removeAll { $0.0 == id }
             willSaveList.removeAll { $0.0 == id }
             didSaveList.removeAll { $0.0 == id }
+            afterDidSaveList.removeAll { $0.0 == id }
         }
     }
 }

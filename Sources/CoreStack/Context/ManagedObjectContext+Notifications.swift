@@ -30,6 +30,14 @@ extension ManagedObjectContext {
         ObservationToken(id: observers.add(didSave: block), context: self)
     }
 
+    /// Calls `block` on the context's queue after each save, once every did-save observer and
+    /// the `managedObjectContextDidSave` notification have seen it. For the framework's own
+    /// follow-ups (a stack saving the parent), so that what they start cannot reach observers
+    /// before the save that caused it.
+    func addAfterDidSaveObserver(_ block: @escaping (ContextDidSave) -> Void) -> ObservationToken {
+        ObservationToken(id: observers.add(afterDidSave: block), context: self)
+    }
+
     /// Stops an observer.
     public func removeObserver(_ token: ObservationToken) {
         observers.remove(token.id)
@@ -89,6 +97,7 @@ extension ManagedObjectContext {
                 ContextNotificationKey.deletedObjectIDs: saved.objectIDs.deleted,
             ])
         notifyAutomaticMerges(saved.objectIDs)
+        for (_, f) in observers.afterDidSave { f(saved) }
     }
 
     /// Hands a save to the contexts that merge automatically: the siblings under the same parent,

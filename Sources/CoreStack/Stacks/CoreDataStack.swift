@@ -184,8 +184,10 @@ public final class CoreDataStack: @unchecked Sendable {
     // MARK: Bubbling saves
 
     /// After each save of `context`, saves `parent` on its queue (which bubbles further up).
+    /// Scheduled after every did-save observer of `context` ran: otherwise the parent, on another
+    /// queue, could save and post its did-save before the child's later observers saw the child's.
     func installBubbling(from context: ManagedObjectContext, to parent: ManagedObjectContext) {
-        let token = context.addDidSaveObserver { [weak self, weak parent] _ in
+        let token = context.addAfterDidSaveObserver { [weak self, weak parent] _ in
             guard let self, let parent else { return }
             self.scheduleSave(of: parent)
         }

@@ -204,6 +204,26 @@ struct CoreDataStackTests {
         withExtendedLifetime((t1, t2)) {}
     }
 
+    @Test("the parent's save waits until every did-save observer of the child has run")
+    func bubblingFollowsEveryObserver() async throws {
+        let folder = try StackTempFolder()
+        let stack = try await Self.makeStack(.sqlite, folder: folder)
+        let saves = Recorder<String>()
+        let main = stack.mainQueueContext
+        let root = stack.privateQueueContext
+        // A slow observer registered after the stack's own: the root must not save meanwhile.
+        let t1 = main.addDidSaveObserver { _ in
+            Thread.sleep(forTimeInterval: 0.3)
+            saves.append("main observer done")
+        }
+        let t2 = root.addDidSaveObserver { _ in saves.append("private saved") }
+        let worker = stack.newChildContext()
+        try await Self.insertAuthors(["Woolf"], in: worker)
+        #expect(await eventually { saves.count == 2 })
+        #expect(saves.values == ["main observer done", "private saved"])
+        withExtendedLifetime((t1, t2)) {}
+    }
+
     @Test("saveContextAndWait, saveContext(completion:) and saveContextToStore", arguments: StackKind.allCases)
     func saveHelpers(kind: StackKind) async throws {
         let folder = try StackTempFolder()
