@@ -4,7 +4,7 @@ import Foundation
 /// Writes the demo library straight into a store with batch inserts (``BatchInsertRequest``), a
 /// few thousand books at a time, so that memory stays bounded and a million objects take seconds.
 ///
-/// It draws from the generator in exactly the order ``DemoLibrary/populate(_:size:)`` does, and
+/// Its values come from ``DemoGenerator``, as ``DemoLibrary/populate(_:size:)``'s do, and it
 /// writes each entity in the order that method's save gives out primary keys, so while all books
 /// fit in one chunk (sizes up to 10 × ``booksPerChunk``) the store is the one `populate` saves.
 /// Larger sizes interleave the keys of `Book` and `GraphicNovel` per chunk instead (still the same
@@ -27,8 +27,8 @@ struct DemoBatchWriter {
     /// Generates and writes every object, reporting after each batch insert; call it on the
     /// context's queue.
     func write(progress: (DemoProgress) -> Void = { _ in }) throws -> DemoSummary {
-        var rng = SplitMix64(seed: DemoLibrary.seed ^ UInt64(truncatingIfNeeded: size))
-        let shape = DemoShape(size: size)
+        var generator = DemoGenerator(size: size)
+        let shape = generator.shape
         var counts: [String: Int] = [:]
         var written = 0
         var expectedTotal = shape.expectedTotal
@@ -54,33 +54,10 @@ struct DemoBatchWriter {
             return ids
         }
 
-        let publishers = try insertAll("Publisher", count: shape.publishers) { i in
-            let base = DemoLibrary.publisherNames[i % DemoLibrary.publisherNames.count]
-            let name = i < DemoLibrary.publisherNames.count ? base.name : "\(base.name) \(i / DemoLibrary.publisherNames.count + 1)"
-            return [
-                "name": .string(name), "city": .string(base.city), "founded": .integer(Int64(rng.int(in: 1850...2015))),
-                "uuid": .uuid(DemoLibrary.uuid(&rng)),
-            ]
-        }
-        let genres = try insertAll("Genre", count: shape.genres) { i in
-            ["name": .string(DemoLibrary.genreNames[i]), "code": .integer(Int64(100 + i))]
-        }
-        let authors = try insertAll("Author", count: shape.authors) { i in
-            let name = i < DemoLibrary.fixedAuthorNames.count ? DemoLibrary.fixedAuthorNames[i] : DemoLibrary.personName(&rng)
-            let born = DemoLibrary.day(&rng, yearsFrom2001: -80 ... -10)
-            let email: AttributeValue = rng.chance(0.8) ? .string("author\(i + 1)@example.org") : .null
-            let website: AttributeValue = rng.chance(0.6) ? URL(string: "https://authors.example.org/\(i + 1)").map { .url($0) } ?? .null : .null
-            let rating = Double(rng.int(in: 10...50)) / 10
-            return ["name": .string(name), "born": .date(born), "email": email, "website": website, "rating": .double(rating)]
-        }
-        let editors = try insertAll("Editor", count: shape.editors) { i in
-            let name = DemoLibrary.personName(&rng)
-            let born = DemoLibrary.day(&rng, yearsFrom2001: -70 ... -25)
-            return [
-                "name": .string(name), "born": .date(born), "email": .string("editor\(i + 1)@example.org"),
-                "yearsActive": .integer(Int64(rng.int(in: 1...40))),
-            ]
-        }
+        let publishers = try insertAll("Publisher", count: shape.publishers) { generator.publisher($0) }
+        let genres = try insertAll("Genre", count: shape.genres) { generator.genre($0) }
+        let authors = try insertAll("Author", count: shape.authors) { generator.author($0) }
+        let editors = try insertAll("Editor", count: shape.editors) { generator.editor($0) }
 
         var chunkStart = 0
         while chunkStart < shape.books {
@@ -89,41 +66,18 @@ struct DemoBatchWriter {
             var chapterOrder: [[Int]] = []  // per book of the chunk: its chapters' rows, by number
             var books = Shelf(entity: "Book"), novels = Shelf(entity: "GraphicNovel")
             for i in chunkStart..<chunkEnd {
-                var values: [String: AttributeValue] = [:]
-                if i % 5 == 4 {
-                    values["illustrator"] = .string(DemoLibrary.personName(&rng))
-                    values["inColour"] = .bool(rng.chance(0.7))
+                let book = generator.book(i, publishers: publishers.count, editors: editors.count, authors: authors.count, genres: genres.count)
+                var links: [String: [ManagedObjectID]] = ["publisher": [publishers[book.publisher]]]
+                if let editor = book.editor { links["editor"] = [editors[editor]] }
+                links["authors"] = book.authors.map { authors[$0] }
+                links["genres"] = book.genres.map { genres[$0] }
+                chapterOrder.append(book.chapterOrder.map { chapterRows.count + $0 })
+                chapterRows += book.chapters
+                if book.isGraphicNovel {
+                    novels.append(book.values, links, chunkIndex: i - chunkStart)
+                } else {
+                    books.append(book.values, links, chunkIndex: i - chunkStart)
                 }
-                values["title"] = .string(i < DemoLibrary.fixedTitles.count ? DemoLibrary.fixedTitles[i] : DemoLibrary.bookTitle(&rng))
-                values["isbn"] = .string("978-\(rng.int(in: 0...9))-\(rng.int(in: 1000...9999))-\(rng.int(in: 1000...9999))-\(rng.int(in: 0...9))")
-                let pages = rng.int(in: 48...900)
-                values["pages"] = .integer(Int64(pages))
-                values["wordCount"] = .integer(Int64(pages) * Int64(rng.int(in: 250...400)))
-                values["edition"] = .integer(Int64(rng.int(in: 1...5)))
-                values["price"] = .decimal(Decimal(rng.int(in: 499...4999)) / Decimal(100))
-                values["rating"] = .double(Double(rng.int(in: 10...50)) / 10)
-                values["published"] = .date(DemoLibrary.day(&rng, yearsFrom2001: -60...23))
-                values["inPrint"] = .bool(rng.chance(0.75))
-                values["uuid"] = .uuid(DemoLibrary.uuid(&rng))
-                values["cover"] = .data(Data(rng.bytes(rng.int(in: 8...32))))
-                values["homepage"] = rng.chance(0.5) ? URL(string: "https://books.example.org/\(i + 1)").map { .url($0) } ?? .null : .null
-                var links: [String: [ManagedObjectID]] = ["publisher": [rng.pick(publishers)]]
-                if rng.chance(0.9) { links["editor"] = [rng.pick(editors)] }
-                links["authors"] = rng.distinctIndexes(rng.int(in: 1...3), below: authors.count).map { authors[$0] }
-                links["genres"] = rng.distinctIndexes(rng.int(in: 1...3), below: genres.count).map { genres[$0] }
-
-                // Chapters in a shuffled order, as populate inserts them; the book lists them by number.
-                let chapterCount = rng.int(in: 2...12)
-                var numbers = Array(1...chapterCount)
-                for j in stride(from: numbers.count - 1, to: 0, by: -1) { numbers.swapAt(j, rng.int(in: 0...j)) }
-                var rowsByNumber = [Int](repeating: 0, count: chapterCount)
-                for n in numbers {
-                    let title = n == 1 ? "Chapter 1: \(DemoLibrary.chapterWords[0])" : "Chapter \(n): \(rng.pick(DemoLibrary.chapterWords))"
-                    rowsByNumber[n - 1] = chapterRows.count
-                    chapterRows.append(["number": .integer(Int64(n)), "title": .string(title), "wordCount": .integer(Int64(rng.int(in: 1500...9000)))])
-                }
-                chapterOrder.append(rowsByNumber)
-                if i % 5 == 4 { novels.append(values, links, chunkIndex: i - chunkStart) } else { books.append(values, links, chunkIndex: i - chunkStart) }
             }
             expectedTotal = written + chapterRows.count + (chunkEnd - chunkStart) + (shape.books - chunkEnd) * 8
             let chapterIDs = try insert("Chapter", chapterRows)

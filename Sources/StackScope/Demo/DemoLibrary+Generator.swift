@@ -51,110 +51,32 @@ extension DemoLibrary {
     /// saves. Call it on the context's queue.
     @discardableResult
     public static func populate(_ context: ManagedObjectContext, size: Int) throws -> DemoSummary {
-        var rng = SplitMix64(seed: seed ^ UInt64(truncatingIfNeeded: size))
-        let shape = DemoShape(size: size)
+        var generator = DemoGenerator(size: size)
+        let shape = generator.shape
         var counts: [String: Int] = [:]
-        func note(_ o: ManagedObject) throws {
-            if let e = o.lastAccessorError { throw e }
-            counts[o.entity.name, default: 0] += 1
+        /// Inserts one object of `entity` with `values`.
+        func insert(_ entity: String, _ values: [String: AttributeValue]) throws -> ManagedObject {
+            let o = try context.insertObject(forEntityName: entity)
+            for (key, value) in values where value != .null { try o.setAttributeValue(value, forKey: key) }
+            counts[entity, default: 0] += 1
+            return o
         }
 
-        // Publishers
-        let publisherCount = shape.publishers
-        var publishers: [Publisher] = []
-        for i in 0..<publisherCount {
-            let p = try context.insert(Publisher.self)
-            let base = publisherNames[i % publisherNames.count]
-            p.name = i < publisherNames.count ? base.name : "\(base.name) \(i / publisherNames.count + 1)"
-            p.city = base.city
-            p.founded = Int16(rng.int(in: 1850...2015))
-            p.uuid = uuid(&rng)
-            try note(p)
-            publishers.append(p)
-        }
-
-        // Genres
-        let genreCount = shape.genres
-        var genres: [Genre] = []
-        for i in 0..<genreCount {
-            let g = try context.insert(Genre.self)
-            g.name = genreNames[i]
-            g.code = Int16(100 + i)
-            try note(g)
-            genres.append(g)
-        }
-
-        // People
-        let authorCount = shape.authors
-        var authors: [Author] = []
-        for i in 0..<authorCount {
-            let a = try context.insert(Author.self)
-            a.name = i < fixedAuthorNames.count ? fixedAuthorNames[i] : personName(&rng)
-            a.born = day(&rng, yearsFrom2001: -80 ... -10)
-            a.email = rng.chance(0.8) ? "author\(i + 1)@example.org" : nil
-            a.website = rng.chance(0.6) ? URL(string: "https://authors.example.org/\(i + 1)") : nil
-            a.rating = Double(rng.int(in: 10...50)) / 10
-            try note(a)
-            authors.append(a)
-        }
-        let editorCount = shape.editors
-        var editors: [Editor] = []
-        for i in 0..<editorCount {
-            let e = try context.insert(Editor.self)
-            e.name = personName(&rng)
-            e.born = day(&rng, yearsFrom2001: -70 ... -25)
-            e.email = "editor\(i + 1)@example.org"
-            e.yearsActive = Int16(rng.int(in: 1...40))
-            try note(e)
-            editors.append(e)
-        }
+        let publishers = try (0..<shape.publishers).map { try insert("Publisher", generator.publisher($0)) }
+        let genres = try (0..<shape.genres).map { try insert("Genre", generator.genre($0)) }
+        let authors = try (0..<shape.authors).map { try insert("Author", generator.author($0)) }
+        let editors = try (0..<shape.editors).map { try insert("Editor", generator.editor($0)) }
 
         // Books, every fifth one a graphic novel, each with its chapters in order.
-        let bookCount = shape.books
-        for i in 0..<bookCount {
-            let book: Book
-            if i % 5 == 4 {
-                let novel = try context.insert(GraphicNovel.self)
-                novel.illustrator = personName(&rng)
-                novel.inColour = rng.chance(0.7)
-                book = novel
-            } else {
-                book = try context.insert(Book.self)
-            }
-            book.title = i < fixedTitles.count ? fixedTitles[i] : bookTitle(&rng)
-            book.isbn = "978-\(rng.int(in: 0...9))-\(rng.int(in: 1000...9999))-\(rng.int(in: 1000...9999))-\(rng.int(in: 0...9))"
-            book.pages = Int32(rng.int(in: 48...900))
-            book.wordCount = Int64(book.pages) * Int64(rng.int(in: 250...400))
-            book.edition = Int16(rng.int(in: 1...5))
-            book.price = Decimal(rng.int(in: 499...4999)) / Decimal(100)
-            book.rating = Double(rng.int(in: 10...50)) / 10
-            book.published = day(&rng, yearsFrom2001: -60...23)
-            book.inPrint = rng.chance(0.75)
-            book.uuid = uuid(&rng)
-            book.cover = Data(rng.bytes(rng.int(in: 8...32)))
-            book.homepage = rng.chance(0.5) ? URL(string: "https://books.example.org/\(i + 1)") : nil
-            book.publisher = rng.pick(publishers)
-            book.editor = rng.chance(0.9) ? rng.pick(editors) : nil
-            book.authors = Set(rng.distinctIndexes(rng.int(in: 1...3), below: authors.count).map { authors[$0] })
-            book.genres = Set(rng.distinctIndexes(rng.int(in: 1...3), below: genres.count).map { genres[$0] })
-            try note(book)
-
-            // Chapters are inserted in a shuffled order, so their primary keys do not give the
-            // order: only the ordered relationship does.
-            let chapterCount = rng.int(in: 2...12)
-            var numbers = Array(1...chapterCount)
-            for j in stride(from: numbers.count - 1, to: 0, by: -1) { numbers.swapAt(j, rng.int(in: 0...j)) }
-            var chapters: [Chapter] = []
-            for n in numbers {
-                let c = try context.insert(Chapter.self)
-                c.number = Int16(n)
-                c.title = n == 1 ? "Chapter 1: \(chapterWords[0])" : "Chapter \(n): \(rng.pick(chapterWords))"
-                c.wordCount = Int32(rng.int(in: 1500...9000))
-                try note(c)
-                chapters.append(c)
-            }
-            book.chapters = chapters.sorted { $0.number < $1.number }
-            if let e = book.lastAccessorError { throw e }
+        for i in 0..<shape.books {
+            let drawn = generator.book(i, publishers: publishers.count, editors: editors.count, authors: authors.count, genres: genres.count)
+            let book = try insert(drawn.entityName, drawn.values)
+            try book.setObject(publishers[drawn.publisher], forKey: "publisher")
+            if let editor = drawn.editor { try book.setObject(editors[editor], forKey: "editor") }
+            try book.setObjects(drawn.authors.map { authors[$0] }, forKey: "authors")
+            try book.setObjects(drawn.genres.map { genres[$0] }, forKey: "genres")
+            let chapters = try drawn.chapters.map { try insert("Chapter", $0) }
+            try book.setObjects(drawn.chapterOrder.map { chapters[$0] }, forKey: "chapters")
         }
         // Permanent IDs one entity at a time, in insertion order: the coordinator hands out keys to
         // several entities of one tree (Book, GraphicNovel) in no fixed order when asked for all at once.

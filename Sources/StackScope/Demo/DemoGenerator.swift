@@ -1,0 +1,127 @@
+import CoreStack
+import Foundation
+
+/// The demo library's content, drawn from one seeded generator in a fixed order: the single
+/// source of the values that ``DemoLibrary/populate(_:size:)`` inserts as objects and
+/// ``DemoBatchWriter`` writes with batch inserts, so the two cannot drift apart.
+///
+/// Draw the publishers, genres, authors and editors first, each in index order, then the books in
+/// index order (each book draws its chapters); the same size then gives the same content.
+///
+/// ```swift
+/// var generator = DemoGenerator(size: 300)
+/// let publishers = (0..<generator.shape.publishers).map { generator.publisher($0) }
+/// // … genres, authors, editors …
+/// let book = generator.book(0, publishers: publishers.count, editors: 10, authors: 30, genres: 12)
+/// book.values["title"]   // .string("L’Écume des jours 📚")
+/// ```
+struct DemoGenerator {
+    /// How many objects of each kind the size gives.
+    let shape: DemoShape
+    private var rng: SplitMix64
+
+    /// A generator for a demo store of about `size` objects.
+    init(size: Int) {
+        shape = DemoShape(size: size)
+        rng = SplitMix64(seed: DemoLibrary.seed ^ UInt64(truncatingIfNeeded: size))
+    }
+
+    /// One generated book (or graphic novel) with its links and chapters.
+    struct Book {
+        /// Every fifth book is a `GraphicNovel`.
+        var isGraphicNovel: Bool
+        /// The entity to insert it as.
+        var entityName: String { isGraphicNovel ? "GraphicNovel" : "Book" }
+        /// Attribute values by name (`.null` for optional values left out).
+        var values: [String: AttributeValue]
+        /// Index of its publisher among the publishers drawn.
+        var publisher: Int
+        /// Index of its editor among the editors drawn, if it has one.
+        var editor: Int?
+        /// Indexes of its authors among the authors drawn, ascending.
+        var authors: [Int]
+        /// Indexes of its genres among the genres drawn, ascending.
+        var genres: [Int]
+        /// Its chapters' values in the (shuffled) order they are inserted, so that primary keys
+        /// do not give the order; each has its `number`.
+        var chapters: [[String: AttributeValue]]
+        /// Positions in ``chapters`` in the book's order (by chapter number).
+        var chapterOrder: [Int]
+    }
+
+    /// The values of publisher `i`.
+    mutating func publisher(_ i: Int) -> [String: AttributeValue] {
+        let names = DemoLibrary.publisherNames
+        let base = names[i % names.count]
+        let name = i < names.count ? base.name : "\(base.name) \(i / names.count + 1)"
+        let founded = rng.int(in: 1850...2015)
+        return ["name": .string(name), "city": .string(base.city), "founded": .integer(Int64(founded)), "uuid": .uuid(DemoLibrary.uuid(&rng))]
+    }
+
+    /// The values of genre `i`.
+    mutating func genre(_ i: Int) -> [String: AttributeValue] {
+        ["name": .string(DemoLibrary.genreNames[i]), "code": .integer(Int64(100 + i))]
+    }
+
+    /// The values of author `i`.
+    mutating func author(_ i: Int) -> [String: AttributeValue] {
+        let name = i < DemoLibrary.fixedAuthorNames.count ? DemoLibrary.fixedAuthorNames[i] : DemoLibrary.personName(&rng)
+        let born = DemoLibrary.day(&rng, yearsFrom2001: -80 ... -10)
+        let email: AttributeValue = rng.chance(0.8) ? .string("author\(i + 1)@example.org") : .null
+        let website: AttributeValue = rng.chance(0.6) ? URL(string: "https://authors.example.org/\(i + 1)").map { .url($0) } ?? .null : .null
+        let rating = Double(rng.int(in: 10...50)) / 10
+        return ["name": .string(name), "born": .date(born), "email": email, "website": website, "rating": .double(rating)]
+    }
+
+    /// The values of editor `i`.
+    mutating func editor(_ i: Int) -> [String: AttributeValue] {
+        let name = DemoLibrary.personName(&rng)
+        let born = DemoLibrary.day(&rng, yearsFrom2001: -70 ... -25)
+        return [
+            "name": .string(name), "born": .date(born), "email": .string("editor\(i + 1)@example.org"),
+            "yearsActive": .integer(Int64(rng.int(in: 1...40))),
+        ]
+    }
+
+    /// Book `i`, linked to objects among the given numbers of publishers, editors, authors and genres.
+    mutating func book(_ i: Int, publishers: Int, editors: Int, authors: Int, genres: Int) -> Book {
+        var values: [String: AttributeValue] = [:]
+        let isGraphicNovel = i % 5 == 4
+        if isGraphicNovel {
+            values["illustrator"] = .string(DemoLibrary.personName(&rng))
+            values["inColour"] = .bool(rng.chance(0.7))
+        }
+        values["title"] = .string(i < DemoLibrary.fixedTitles.count ? DemoLibrary.fixedTitles[i] : DemoLibrary.bookTitle(&rng))
+        values["isbn"] = .string("978-\(rng.int(in: 0...9))-\(rng.int(in: 1000...9999))-\(rng.int(in: 1000...9999))-\(rng.int(in: 0...9))")
+        let pages = rng.int(in: 48...900)
+        values["pages"] = .integer(Int64(pages))
+        values["wordCount"] = .integer(Int64(pages) * Int64(rng.int(in: 250...400)))
+        values["edition"] = .integer(Int64(rng.int(in: 1...5)))
+        values["price"] = .decimal(Decimal(rng.int(in: 499...4999)) / Decimal(100))
+        values["rating"] = .double(Double(rng.int(in: 10...50)) / 10)
+        values["published"] = .date(DemoLibrary.day(&rng, yearsFrom2001: -60...23))
+        values["inPrint"] = .bool(rng.chance(0.75))
+        values["uuid"] = .uuid(DemoLibrary.uuid(&rng))
+        values["cover"] = .data(Data(rng.bytes(rng.int(in: 8...32))))
+        values["homepage"] = rng.chance(0.5) ? URL(string: "https://books.example.org/\(i + 1)").map { .url($0) } ?? .null : .null
+        let publisher = rng.int(in: 0...(publishers - 1))
+        let editor = rng.chance(0.9) ? rng.int(in: 0...(editors - 1)) : nil
+        let authorIndexes = rng.distinctIndexes(rng.int(in: 1...3), below: authors)
+        let genreIndexes = rng.distinctIndexes(rng.int(in: 1...3), below: genres)
+
+        // Chapters in a shuffled order; the book lists them by number.
+        let chapterCount = rng.int(in: 2...12)
+        var numbers = Array(1...chapterCount)
+        for j in stride(from: numbers.count - 1, to: 0, by: -1) { numbers.swapAt(j, rng.int(in: 0...j)) }
+        var chapters: [[String: AttributeValue]] = []
+        var order = [Int](repeating: 0, count: chapterCount)
+        for n in numbers {
+            let title = n == 1 ? "Chapter 1: \(DemoLibrary.chapterWords[0])" : "Chapter \(n): \(rng.pick(DemoLibrary.chapterWords))"
+            order[n - 1] = chapters.count
+            chapters.append(["number": .integer(Int64(n)), "title": .string(title), "wordCount": .integer(Int64(rng.int(in: 1500...9000)))])
+        }
+        return Book(
+            isGraphicNovel: isGraphicNovel, values: values, publisher: publisher, editor: editor, authors: authorIndexes,
+            genres: genreIndexes, chapters: chapters, chapterOrder: order)
+    }
+}
