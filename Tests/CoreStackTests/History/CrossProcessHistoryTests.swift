@@ -3,35 +3,10 @@ import Testing
 @testable import CoreStack
 
 /// A running `corestack-history-probe` child process.
-final class HistoryProbe: @unchecked Sendable {
-    let process = Process()
-    let output = Recorder<String>()
-
-    static func binary() throws -> URL { try ProbeExecutable.url(named: "corestack-history-probe") }
-
+final class HistoryProbe: ProbeProcess, @unchecked Sendable {
     init(_ arguments: [String]) throws {
-        process.executableURL = try Self.binary()
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let handle = pipe.fileHandleForReading
-        let output = output
-        DispatchQueue.global().async {
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                output.append(String(decoding: data, as: UTF8.self))
-            }
-        }
+        try super.init(named: "corestack-history-probe", arguments: arguments)
     }
-
-    var text: String { output.values.joined() }
-    var lines: [String] { text.split(separator: "\n").map(String.init) }
-
-    func waitFor(_ word: String, seconds: Double = 60) async -> Bool { await eventually(seconds) { self.text.contains(word) } }
-    func waitUntilExit(seconds: Double = 120) async -> Bool { await eventually(seconds) { !self.process.isRunning } }
 
     /// Runs the probe to its end; true when it exited with status 0.
     static func run(_ arguments: [String]) async throws -> (ok: Bool, text: String) {

@@ -3,37 +3,15 @@ import Testing
 @testable import CoreStack
 
 /// A running `corestack-stack-probe` child process.
-final class StackProbe: @unchecked Sendable {
-    let process = Process()
-    let output = Recorder<String>()
+final class StackProbe: ProbeProcess, @unchecked Sendable {
     let storeURL: URL
-
-    /// The probe binary, built by `swift test` next to the test bundle.
-    static func binary() throws -> URL { try ProbeExecutable.url(named: "corestack-stack-probe") }
 
     init(storeURL: URL, mode: String = "wait", text: String = "unsaved at termination") throws {
         self.storeURL = storeURL
-        process.executableURL = try Self.binary()
-        process.arguments = [storeURL.path, mode, text]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let handle = pipe.fileHandleForReading
-        let output = output
-        DispatchQueue.global().async {
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                output.append(String(decoding: data, as: UTF8.self))
-            }
-        }
+        try super.init(named: "corestack-stack-probe", arguments: [storeURL.path, mode, text])
     }
 
-    var text: String { output.values.joined() }
-
-    func waitUntilReady() async -> Bool { await eventually(30) { self.text.contains("ready") } }
-    func waitUntilExit() async -> Bool { await eventually(30) { !self.process.isRunning } }
+    func waitUntilReady() async -> Bool { await waitFor("ready", seconds: 30) }
 
     /// The process state letter from /proc (R, S, T…).
     var state: String? {
