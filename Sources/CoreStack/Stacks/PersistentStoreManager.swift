@@ -57,7 +57,7 @@ open class PersistentStoreManager: @unchecked Sendable {
         /// migration cannot be inferred).
         ///
         /// ```swift
-        /// config.storeOptions = PersistentStoreOptions(persistentHistoryTracking: true, remoteChangeNotifications: true)
+        /// config.storeOptions.persistentHistoryTracking = true   // keeps automatic migration on
         /// ```
         public var storeOptions = PersistentStoreOptions(shouldMigrateStoreAutomatically: true)
 

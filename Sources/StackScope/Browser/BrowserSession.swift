@@ -184,7 +184,10 @@ public final class BrowserSession: @unchecked Sendable {
             model: model, applicationName: "stackscope", storeURL: storeURL, environment: environment,
             savesOnTermination: false, log: { sink.log($0) })
         // The demo store keeps persistent history, so a second stackscope on it sees who saved what.
-        config.storeOptions = PersistentStoreOptions(persistentHistoryTracking: true, remoteChangeNotifications: true)
+        // The manager's other options stay as they are: a demo store of an earlier demo model is
+        // migrated automatically (keeping the user's edits), not moved aside.
+        config.storeOptions.persistentHistoryTracking = true
+        config.storeOptions.remoteChangeNotifications = true
         let manager = try PersistentStoreManager(configuration: config)
         let context = manager.managedObjectContext
         let empty = try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Book")) == 0 }
