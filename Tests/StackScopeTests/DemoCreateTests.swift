@@ -57,4 +57,14 @@ import Testing
             #expect(line.contains("\(entity.name) \(count)"), "\(entity.name) \(count) in \(line)")
         }
     }
+
+    @Test("the demo store indexes Book.title: the top rows by title come from the index, not a sort of every book")
+    func titleIndexed() throws {
+        let (url, _) = try TestSupport.demoStore(size: 200)
+        let indexes = try StoreOwnModelTests.sqlite3("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ZBOOK'", url)
+        #expect(indexes.contains("ZBOOK_ZTITLE_INDEX"))
+        let plan = try StoreOwnModelTests.sqlite3("EXPLAIN QUERY PLAN SELECT Z_PK FROM ZBOOK ORDER BY ZTITLE LIMIT 10", url).joined(separator: "\n")
+        #expect(plan.contains("ZBOOK_ZTITLE_INDEX"), "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+    }
 }

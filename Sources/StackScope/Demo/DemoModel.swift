@@ -21,7 +21,7 @@ public enum DemoLibrary {
     public static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(versionName: versionName, versionIdentifiers: [versionIdentifier]) {
             EntityDescription("Book", class: Book.self) {
-                AttributeDescription("title", .string, isOptional: false)
+                AttributeDescription("title", .string, isOptional: false, isIndexed: true)  // the browser and `dump --sort title` sort by it
                 AttributeDescription("isbn", .string)
                 AttributeDescription("pages", .integer32, defaultValue: 100, minValue: 1, maxValue: 10_000)
                 AttributeDescription("wordCount", .integer64, defaultValue: 0)
