@@ -360,23 +360,30 @@ extension ManagedObjectContext {
             }
             return Push(id: o.objectID, entity: o.entity, values: o.values, changedValueSlots: slots, relations: rels)
         }
-        let ins = inserted.map { push($0, all: true) }
+        // The parent's copies of inserted objects are made and filled here, on this context's
+        // queue: they belong to no context until the parent's step below registers them, so
+        // nothing can see them half made, and the parent's queue (the main queue, for a
+        // main-queue parent) is held only for that one short step.
+        let made: [ManagedObject] = inserted.map { child in
+            let p = push(child, all: true)
+            let o = p.entity.managedObjectClass.init(entity: p.entity, objectID: p.id)
+            o.values = p.values
+            o.relations = p.entity.emptyRelations
+            for (slot, rel) in p.relations { o.relations[slot] = rel }
+            o.faultState = .materialized
+            o.changeState = .inserted
+            o.pendingInsertion = true
+            return o
+        }
         let ups = updated.map { push($0, all: false) }
         let dels = deleted.map(\.objectID)
         return try parent.performAndWait {
             var replaced: [ParentChangeReplacement] = []
-            for p in ins {
-                let o = p.entity.managedObjectClass.init(entity: p.entity, objectID: p.id)
+            for o in made {
                 o.managedObjectContext = parent
-                o.values = p.values
-                o.relations = p.entity.emptyRelations
-                for (slot, rel) in p.relations { o.relations[slot] = rel }
-                o.faultState = .materialized
-                o.changeState = .inserted
-                parent.registered[p.id] = o
+                parent.registered[o.objectID] = o
                 parent.insertedObjects.insert(o)
                 parent.pendingChanges.inserted.insert(o)
-                o.pendingInsertion = true
             }
             for p in ups {
                 let o = try parent.object(with: p.id)
