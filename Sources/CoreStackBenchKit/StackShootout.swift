@@ -45,13 +45,17 @@ final class MainQueueProbe: @unchecked Sendable {
         coveredUntil = max(coveredUntil, ran)
     }
 
-    /// The longest wait that ended inside `window` (uptime nanoseconds), among the waits over the
-    /// threshold: a stall caused by work in that window ends when the work lets the main queue go.
-    func longestStall(endingIn window: ClosedRange<UInt64>) -> Double {
+    /// The longest part of one wait that fell inside `window` (uptime nanoseconds), among the
+    /// waits over the threshold: a wait that spans two steps of the work counts in each for the
+    /// time it spent in it.
+    func longestStall(within window: ClosedRange<UInt64>) -> Double {
         lock.lock()
         defer { lock.unlock() }
         var l: UInt64 = 0
-        for w in waits where window.contains(w.ran) { l = max(l, w.ran - w.sent) }
+        for w in waits {
+            let from = max(w.sent, window.lowerBound), to = min(w.ran, window.upperBound)
+            if to > from { l = max(l, to - from) }
+        }
         return Double(l) / 1e9
     }
 
@@ -133,7 +137,7 @@ struct StackShootout {
                 let names = ["worker → main", "main → root", "root → disk"]
                 let parts = zip(names, medians).map { "\($0) \(BenchFormat.time($1)) (\(BenchFormat.perThousand($1, rows: config.imports)) per 1,000 objects)" }
                 result.notes.append(
-                    "(a) longest main stall ending in each save of the chain (median of the runs): " + parts.joined(separator: ", ")
+                    "(a) longest main stall within each save of the chain (median of the runs): " + parts.joined(separator: ", ")
                         + ". The main queue is held by the first two; a stall in the third is the machine (the main thread waiting for a core).")
             }
         }
@@ -172,7 +176,7 @@ struct StackShootout {
             }
             if measureMain {
                 let (blocked, stall) = probe.stop()
-                let steps = (0..<3).map { probe.longestStall(endingIn: marks[$0]...marks[$0 + 1]) }
+                let steps = (0..<3).map { probe.longestStall(within: marks[$0]...marks[$0 + 1]) }
                 return Figures(seconds: seconds, mainBusy: blocked, longestStall: stall, stepStalls: steps)
             }
         case .sibling, .batch:
