@@ -45,6 +45,9 @@ public struct BenchEntry: Sendable, Codable {
     public var checksum: Int64?
     /// Peak resident memory of the process that ran it (VmHWM), in KiB.
     public var peakMemoryKiB: Int?
+    /// How far the resident set rose above where it stood when a run began (the largest over the
+    /// runs), in KiB: measured only when ``BenchRunner/tracksPeakMemory`` is on.
+    public var peakGrowthKiB: Int?
     /// Main-queue figures of workload 8, in seconds.
     public var mainQueueBusySeconds: Double?
     public var longestMainQueueStallSeconds: Double?
@@ -119,6 +122,11 @@ public enum BenchFormat {
         return String(out.reversed())
     }
 
+    /// A stall over `rows` objects as time per 1,000 objects.
+    static func perThousand(_ s: Double, rows: Int) -> String {
+        rows > 0 ? time(s * 1000 / Double(rows)) : "–"
+    }
+
     /// A Markdown table of one workload.
     public static func table(_ r: WorkloadResult) -> String {
         var lines = ["### \(r.id). \(r.title)", ""]
@@ -126,7 +134,7 @@ public enum BenchFormat {
         let hasMain = r.entries.contains { $0.mainQueueBusySeconds != nil || $0.longestMainQueueStallSeconds != nil }
         var header = ["stack", "median", "rows/s", "× raw"]
         if hasMemory { header.append("peak memory") }
-        if hasMain { header += ["main queue blocked", "longest main stall"] }
+        if hasMain { header += ["main queue blocked", "longest main stall", "longest stall per 1,000 objects"] }
         header.append("runs")
         lines.append("| " + header.joined(separator: " | ") + " |")
         lines.append("|" + header.map { _ in "---" }.joined(separator: "|") + "|")
@@ -139,6 +147,7 @@ public enum BenchFormat {
             if hasMain {
                 cells.append(e.mainQueueBusySeconds.map(time) ?? "–")
                 cells.append(e.longestMainQueueStallSeconds.map(time) ?? "–")
+                cells.append(e.longestMainQueueStallSeconds.map { perThousand($0, rows: r.rows) } ?? "–")
             }
             cells.append(String(e.runs.count))
             lines.append("| " + cells.joined(separator: " | ") + " |")

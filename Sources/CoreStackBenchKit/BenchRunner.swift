@@ -43,6 +43,8 @@ public struct ChildReport: Codable, Sendable {
     public var seconds: Double
     public var checksum: Int64
     public var peakMemoryKiB: Int?
+    /// The child's resident set just before it opened the store, in KiB.
+    public var baselineKiB: Int?
 }
 
 /// Runs the workloads and collects the tables.
@@ -58,6 +60,10 @@ public final class BenchRunner {
     /// e.g. by `dispatchMain()`); when false it is a private-queue context and no main-queue
     /// figures are reported.
     public var shootoutUsesMainQueue = false
+    /// Whether every run also records how far the resident set rose above where it stood when the
+    /// run began (``BenchEntry/peakGrowthKiB``, see ``PeakMemory``; workload 3 takes it from its
+    /// child process). Off by default: the reset and the trim cost a little before each run.
+    public var tracksPeakMemory = false
 
     let contenders: [any Contender]
 
@@ -142,18 +148,23 @@ public final class BenchRunner {
 
     private func workload3(_ prepared: [URL]) throws -> WorkloadResult {
         var peaks: [String: Int] = [:]
+        var growth: [String: Int] = [:]
         var result = try measure(
             "3", "Fetch all \(config.items) items in batches of \(config.batchSize), read every attribute", rows: config.items
         ) { i, c, _ in
             if let child = self.workload3Child {
                 let r = try child(c.name, prepared[i], self.config.batchSize)
                 if let p = r.peakMemoryKiB { peaks[c.name] = max(peaks[c.name] ?? 0, p) }
+                if let p = r.peakMemoryKiB, let b = r.baselineKiB { growth[c.name] = max(growth[c.name] ?? 0, p - b) }
                 return (r.seconds, r.checksum)
             }
             let s = try c.open(prepared[i])
             return try timed { try s.fetchBatched(batchSize: self.config.batchSize) }
         }
-        for j in result.entries.indices { result.entries[j].peakMemoryKiB = peaks[result.entries[j].contender] }
+        for j in result.entries.indices {
+            result.entries[j].peakMemoryKiB = peaks[result.entries[j].contender]
+            if tracksPeakMemory { result.entries[j].peakGrowthKiB = growth[result.entries[j].contender] }
+        }
         result.notes.append(
             workload3Child == nil
                 ? "Run in this process: no peak memory (VmHWM cannot be reset between workloads)."
@@ -199,10 +210,13 @@ public final class BenchRunner {
         var times = Array(repeating: [Double](), count: contenders.count)
         var sums = Array(repeating: Int64?.none, count: contenders.count)
         var notes: [String] = []
+        var growth = Array(repeating: Int?.none, count: contenders.count)
         for run in 0..<config.runs {
             var runSums: [Int64?] = []
             for (i, c) in contenders.enumerated() {
+                let mark = tracksPeakMemory ? PeakMemory.start() : nil
                 let (t, sum) = try body(i, c, run)
+                if let g = mark?.growthKiB() { growth[i] = max(growth[i] ?? 0, g) }
                 times[i].append(t)
                 runSums.append(sum)
                 sums[i] = sum
@@ -219,7 +233,8 @@ public final class BenchRunner {
             BenchEntry(
                 contender: contenders[i].name, runs: times[i], medianSeconds: medians[i],
                 rowsPerSecond: medians[i] > 0 ? Double(rows) / medians[i] : 0,
-                ratioToRaw: raw.flatMap { $0 > 0 ? medians[i] / $0 : nil }, checksum: sums[i])
+                ratioToRaw: raw.flatMap { $0 > 0 ? medians[i] / $0 : nil }, checksum: sums[i],
+                peakGrowthKiB: growth[i])
         }
         return WorkloadResult(id: id, title: title, rows: rows, entries: entries, notes: notes)
     }
@@ -229,8 +244,9 @@ public final class BenchRunner {
         guard let c = try allContenders().first(where: { $0.name == name }) else {
             throw BenchError.usage("unknown contender \(name)")
         }
+        let baseline = PeakMemory.statusKiB("VmRSS:")
         let s = try c.open(db)
         let (t, sum) = try timed { try s.fetchBatched(batchSize: batchSize) }
-        return ChildReport(seconds: t, checksum: sum, peakMemoryKiB: peakMemoryKiB())
+        return ChildReport(seconds: t, checksum: sum, peakMemoryKiB: peakMemoryKiB(), baselineKiB: baseline)
     }
 }

@@ -10,6 +10,8 @@ import Foundation
 final class MainQueueProbe: @unchecked Sendable {
     private let lock = NSLock()
     private var longest: Double = 0
+    /// The waits over the threshold, as (sent, ran).
+    private var waits: [(sent: UInt64, ran: UInt64)] = []
     private var blocked: Double = 0
     private var coveredUntil: UInt64 = 0
     private var timer: DispatchSourceTimer?
@@ -34,12 +36,27 @@ final class MainQueueProbe: @unchecked Sendable {
         let lag = ran > sent ? ran - sent : 0
         longest = max(longest, Double(lag) / 1e9)
         guard lag > Self.threshold else { return }
+        waits.append((sent, ran))
         if sent >= coveredUntil {
             blocked += Double(lag) / 1e9
         } else if ran > coveredUntil {
             blocked += Double(ran - coveredUntil) / 1e9
         }
         coveredUntil = max(coveredUntil, ran)
+    }
+
+    /// The longest part of one wait that fell inside `window` (uptime nanoseconds), among the
+    /// waits over the threshold: a wait that spans two steps of the work counts in each for the
+    /// time it spent in it.
+    func longestStall(within window: ClosedRange<UInt64>) -> Double {
+        lock.lock()
+        defer { lock.unlock() }
+        var l: UInt64 = 0
+        for w in waits {
+            let from = max(w.sent, window.lowerBound), to = min(w.ran, window.upperBound)
+            if to > from { l = max(l, to - from) }
+        }
+        return Double(l) / 1e9
     }
 
     /// Stops and returns (blocked time, longest stall), after letting the last ping through.
@@ -76,6 +93,8 @@ struct StackShootout {
         var seconds: Double
         var mainBusy: Double?
         var longestStall: Double?
+        /// The nested shape's longest stall in each save: worker → main, main → root, root → disk.
+        var stepStalls: [Double] = []
     }
 
     func run() throws -> WorkloadResult {
@@ -94,21 +113,33 @@ struct StackShootout {
         let raw = result.entries.first { $0.contender == ContenderName.raw }?.medianSeconds
         for shape in Shape.allCases {
             var figures: [Figures] = []
+            var growth: Int?
             for run in 0..<config.runs {
                 let u = runner.url("w8-\(shape)-\(run).sqlite")
                 BenchRunner.remove(u)
                 defer { BenchRunner.remove(u) }
                 _ = try SQLiteStore(url: u, model: model)
+                let mark = runner.tracksPeakMemory ? PeakMemory.start() : nil
                 figures.append(try importOnce(shape, items: items, url: u, model: model))
+                if let g = mark?.growthKiB() { growth = max(growth ?? 0, g) }
             }
             let median = BenchFormat.median(figures.map(\.seconds))
             result.entries.append(
                 BenchEntry(
                     contender: shape.title, runs: figures.map(\.seconds), medianSeconds: median,
                     rowsPerSecond: median > 0 ? Double(config.imports) / median : 0,
-                    ratioToRaw: raw.flatMap { $0 > 0 ? median / $0 : nil },
+                    ratioToRaw: raw.flatMap { $0 > 0 ? median / $0 : nil }, peakGrowthKiB: growth,
                     mainQueueBusySeconds: figures.compactMap(\.mainBusy).isEmpty ? nil : BenchFormat.median(figures.compactMap(\.mainBusy)),
                     longestMainQueueStallSeconds: figures.compactMap(\.longestStall).max()))
+            let steps = figures.map(\.stepStalls).filter { $0.count == 3 }
+            if shape == .nested, !steps.isEmpty {
+                let medians = (0..<3).map { i in BenchFormat.median(steps.map { $0[i] }) }
+                let names = ["worker → main", "main → root", "root → disk"]
+                let parts = zip(names, medians).map { "\($0) \(BenchFormat.time($1)) (\(BenchFormat.perThousand($1, rows: config.imports)) per 1,000 objects)" }
+                result.notes.append(
+                    "(a) longest main stall within each save of the chain (median of the runs): " + parts.joined(separator: ", ")
+                        + ". The main queue is held by the first two; a stall in the third is the machine (the main thread waiting for a core).")
+            }
         }
         result.notes.append(
             runner.shootoutUsesMainQueue
@@ -130,13 +161,23 @@ struct StackShootout {
             let root = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "persisting")
             let main = ManagedObjectContext(concurrencyType: mainType, parent: root, name: "main")
             let worker = ManagedObjectContext(concurrencyType: .privateQueue, parent: main, name: "worker")
+            var marks: [UInt64] = []
             (seconds, _) = try timed {
                 try worker.performAndWait {
                     try CoreStackSession.insert(items, into: worker)
+                    marks.append(DispatchTime.now().uptimeNanoseconds)
                     try worker.save()
                 }
+                marks.append(DispatchTime.now().uptimeNanoseconds)
                 try main.performAndWait { try main.save() }
+                marks.append(DispatchTime.now().uptimeNanoseconds)
                 try root.performAndWait { try root.save() }
+                marks.append(DispatchTime.now().uptimeNanoseconds)
+            }
+            if measureMain {
+                let (blocked, stall) = probe.stop()
+                let steps = (0..<3).map { probe.longestStall(within: marks[$0]...marks[$0 + 1]) }
+                return Figures(seconds: seconds, mainBusy: blocked, longestStall: stall, stepStalls: steps)
             }
         case .sibling, .batch:
             let main = ManagedObjectContext(concurrencyType: mainType, coordinator: coordinator, name: "main")

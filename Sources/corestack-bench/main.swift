@@ -2,7 +2,7 @@ import ArgumentParser
 import CoreStackBenchKit
 import Foundation
 
-/// `swift run -c release corestack-bench [--n 100000] [--runs 5] [--quick] [--json out.json]`
+/// `swift run -c release corestack-bench [--n 100000] [--runs 5] [--sizes 10000,100000] [--quick] [--json out.json]`
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "corestack-bench",
@@ -10,6 +10,9 @@ struct Bench: ParsableCommand {
 
     @Option(help: "Items of workloads 1-3 and 6; the other sizes scale with it (updates, lookups and books n/10, imports n/5).")
     var n: Int = 100_000
+
+    @Option(help: "Comma-separated item counts (e.g. 10000,100000,1000000): the workloads at each size, reported side by side with time per object and the peak memory each run added.")
+    var sizes: String?
 
     @Option(help: "Runs per figure; the median is reported.")
     var runs: Int = 5
@@ -37,6 +40,16 @@ struct Bench: ParsableCommand {
         if let rowCacheLimit, rowCacheLimit != "none", Int(rowCacheLimit) == nil {
             throw ValidationError("--row-cache-limit takes a row count or none")
         }
+        if sizes != nil, sizeList.isEmpty || sizeList.contains(where: { $0 < 100 }) {
+            throw ValidationError("--sizes takes item counts of at least 100, e.g. 10000,100000,1000000")
+        }
+    }
+
+    /// The sizes of `--sizes` (empty when a part is not a number).
+    var sizeList: [Int] {
+        let parts = (sizes ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "") }
+        let list = parts.compactMap { Int($0) }
+        return list.count == parts.count ? list : []
     }
 
     func run() throws {
@@ -55,9 +68,10 @@ struct Bench: ParsableCommand {
         }
         let jsonPath = json
         let settings = config
+        let sizes = sizeList
         guard settings.workloads.contains(8) else {
             // Nothing needs the main queue: run here (also what valgrind copes with).
-            try Bench.runAll(settings, jsonPath: jsonPath)
+            try Bench.runAll(settings, sizes: sizes, jsonPath: jsonPath)
             return
         }
         // The work runs on its own thread while the main thread services the main queue, which
@@ -65,7 +79,7 @@ struct Bench: ParsableCommand {
         let worker = Thread {
             let code: Int32
             do {
-                try Bench.runAll(settings, jsonPath: jsonPath)
+                try Bench.runAll(settings, sizes: sizes, jsonPath: jsonPath)
                 code = 0
             } catch {
                 FileHandle.standardError.write(Data("corestack-bench: \(error)\n".utf8))
@@ -78,17 +92,41 @@ struct Bench: ParsableCommand {
         dispatchMain()
     }
 
-    static func runAll(_ config: BenchConfig, jsonPath: String?) throws {
+    /// One run of the configured workloads; with `sizes`, one per size (the other sizes scaled
+    /// from each), each run's peak memory tracked, and the tables side by side.
+    static func runAll(_ config: BenchConfig, sizes: [Int], jsonPath: String?) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let runner = try BenchRunner(config: config, directory: dir)
-        runner.log = { FileHandle.standardError.write(Data("· \($0)\n".utf8)) }
-        runner.shootoutUsesMainQueue = true
-        runner.workload3Child = childProcess
-        let report = try runner.run()
-        print(BenchFormat.report(report))
+        func runner(_ config: BenchConfig) throws -> BenchRunner {
+            let runner = try BenchRunner(config: config, directory: dir)
+            runner.log = { FileHandle.standardError.write(Data("· \($0)\n".utf8)) }
+            runner.shootoutUsesMainQueue = true
+            runner.workload3Child = childProcess
+            return runner
+        }
+        guard !sizes.isEmpty else {
+            let report = try runner(config).run()
+            print(BenchFormat.report(report))
+            if let jsonPath {
+                try BenchFormat.json(report).write(to: URL(fileURLWithPath: jsonPath))
+            }
+            return
+        }
+        var reports: [BenchReport] = []
+        for n in sizes {
+            var sized = BenchConfig.scaled(n: n, runs: config.runs)
+            sized.workloads = config.workloads
+            FileHandle.standardError.write(Data("· N = \(n)\n".utf8))
+            let r = try runner(sized)
+            r.tracksPeakMemory = true
+            reports.append(try r.run())
+        }
+        print(BenchFormat.sizes(reports))
         if let jsonPath {
-            try BenchFormat.json(report).write(to: URL(fileURLWithPath: jsonPath))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
+            try encoder.encode(reports).write(to: URL(fileURLWithPath: jsonPath))
         }
     }
 

@@ -30,6 +30,29 @@ import Testing
     #expect(back.results.count == report.results.count)
 }
 
+/// `--sizes`: runs with the peak memory of each run tracked, formatted side by side.
+@Test func sizesReportTracksPeakMemoryAndSetsSizesSideBySide() throws {
+    var reports: [BenchReport] = []
+    for n in [200, 400] {
+        var config = BenchConfig.scaled(n: n, runs: 1)
+        config.workloads = [1, 2, 8]
+        let runner = try BenchRunner(config: config, directory: try TemporaryRoot.folder("bench-sizes"))
+        runner.tracksPeakMemory = true
+        reports.append(try runner.run())
+    }
+    // Where the high-water mark can be reset (Linux), every run has its peak.
+    if FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs") {
+        for r in reports[0].results {
+            for e in r.entries { #expect(e.peakGrowthKiB != nil, "\(r.id) \(e.contender)") }
+        }
+    }
+    let text = BenchFormat.sizes(reports)
+    #expect(text.contains("| stack | N = 200 | N = 400 |"))
+    #expect(text.contains("### 2. Fetch all N items as objects, read every attribute"))
+    #expect(text.contains("MiB"))
+    #expect(text.components(separatedBy: "\n").filter { $0.hasPrefix("| CoreStack |") }.count == 3)
+}
+
 extension JSONDecoder {
     static var iso: JSONDecoder {
         let d = JSONDecoder()

@@ -132,39 +132,51 @@ extension ManagedObjectContext {
     /// queue: a subclass's `init(entity:objectID:)` and its stored-property initialisers are user
     /// code and may fetch or fire faults, which a store still reading could not serve. Each row's
     /// snapshot moves into its object. `awakeFromFetch` runs last, in the rows' order.
+    ///
+    /// No row is copied on the way (a copy retains and later releases its arrays, one cache miss
+    /// each once the fetch outgrows the processor's cache): each chunk's buffer is taken whole,
+    /// and the second reference an object needs to its values (`values` beside `committed`) is
+    /// taken while the chunk is still in cache.
     private func streamedObjects(
         _ request: StoreFetchRequest, of type: ManagedObject.Type, isOfType: (ManagedObject) -> Bool
     ) throws -> [ManagedObject] {
-        var rows: [StoreRow] = []
-        try persistentStoreCoordinator.fetchRows(request) { chunk, expected in
-            if rows.isEmpty { rows.reserveCapacity(expected) }
-            // Moved, not copied: reversed, then taken from the end.
-            chunk.reverse()
-            while let row = chunk.popLast() { rows.append(row) }
+        var chunks: [(rows: [StoreRow], values: [[AttributeValue]])] = []
+        var count = 0
+        try persistentStoreCoordinator.fetchRows(request) { chunk, _ in
+            var rows: [StoreRow] = []
+            rows.reserveCapacity(chunk.count)
+            swap(&rows, &chunk)
+            count += rows.count
+            chunks.append((rows, rows.map { $0.snapshot.values }))
         }
         var out: [ManagedObject] = []
-        out.reserveCapacity(rows.count)
+        out.reserveCapacity(count)
         /// Bit i: out[i] was filled here and is owed its `awakeFromFetch`.
-        var filled = [UInt64](repeating: 0, count: (rows.count + 63) / 64)
-        // Reversed, then taken from the end: each row moves out of the array in order, and its
-        // snapshot is released as soon as its object holds it.
-        rows.reverse()
-        while let row = rows.popLast() {
-            let id = row.objectID
-            // A store's IDs are permanent and canonical: one probe finds or registers the object.
-            let o = id.isTemporaryID
-                ? (registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id)))
-                : registered.object(forPermanent: id, orInsert: { makeObject(for: id) })
-            if Swift.type(of: o) != type, !isOfType(o) {
-                throw CoreStackError.typeMismatch(
-                    entity: o.entity.name, key: "(fetch)", expected: "\(type)", got: "an object of class \(Swift.type(of: o))")
+        var filled = [UInt64](repeating: 0, count: (count + 63) / 64)
+        for c in chunks.indices {
+            var (rows, values) = (chunks[c].rows, chunks[c].values)
+            chunks[c] = ([], [])
+            // Reversed by moves (a buffer's swapAt retains nothing; Array's copies), then taken
+            // from the end: each row moves out in order, its snapshot into its object.
+            rows.withUnsafeMutableBufferPointer { $0.reverse() }
+            values.withUnsafeMutableBufferPointer { $0.reverse() }
+            while let row = rows.popLast(), var shared = values.popLast() {
+                let id = row.objectID
+                // A store's IDs are permanent and canonical: one probe finds or registers the object.
+                let o = id.isTemporaryID
+                    ? (registeredObject(for: id) ?? makeFault(for: persistentStoreCoordinator.canonicalID(id)))
+                    : registered.object(forPermanent: id, orInsert: { makeObject(for: id) })
+                if Swift.type(of: o) != type, !isOfType(o) {
+                    throw CoreStackError.typeMismatch(
+                        entity: o.entity.name, key: "(fetch)", expected: "\(type)", got: "an object of class \(Swift.type(of: o))")
+                }
+                let i = out.count
+                if o.isFault {
+                    o.materialize(from: row.snapshot, sharedValues: &shared)
+                    filled[i >> 6] |= 1 << UInt64(i & 63)
+                }
+                out.append(o)
             }
-            let i = out.count
-            if o.isFault {
-                o.materialize(from: row.snapshot)
-                filled[i >> 6] |= 1 << UInt64(i & 63)
-            }
-            out.append(o)
         }
         for (w, word) in filled.enumerated() where word != 0 {
             var bits = word

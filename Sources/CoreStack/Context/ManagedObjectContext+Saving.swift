@@ -6,6 +6,11 @@ extension ManagedObjectContext {
     /// transaction for a root context. Validates first; on error nothing is saved and the
     /// changes stay in the context.
     ///
+    /// A child makes the parent's copies of its inserted objects on its own queue (their
+    /// `init(entity:objectID:)` runs there, with no context yet), then hands everything over in
+    /// one block on the parent's queue: the parent (a main-queue context, say) is held only for
+    /// that step and never shows part of the save.
+    ///
     /// ```swift
     /// book.title = "Dune"
     /// try context.save()
@@ -360,23 +365,38 @@ extension ManagedObjectContext {
             }
             return Push(id: o.objectID, entity: o.entity, values: o.values, changedValueSlots: slots, relations: rels)
         }
-        let ins = inserted.map { push($0, all: true) }
+        // The parent's copies of inserted objects are made and filled here, on this context's
+        // queue: they belong to no context until the parent's step below registers them, so
+        // nothing can see them half made, and the parent's queue (the main queue, for a
+        // main-queue parent) is held only for that one short step.
+        // Copied straight from the child's object: a `Push` (with its list of changed slots) per
+        // inserted object was ~30 % of a main context's save of 20,000 new objects.
+        let made: [ManagedObject] = inserted.map { child in
+            let e = child.entity
+            let o = e.managedObjectClass.init(entity: e, objectID: child.objectID)
+            o.values = child.values
+            o.relations = e.emptyRelations
+            for (slot, rel) in child.relations.enumerated() {
+                switch rel {
+                case .fault: continue
+                case let .toOne(id): o.relations[slot] = .toOne(id.map { c.canonicalID($0) })
+                case let .toMany(set): o.relations[slot] = .toMany(OrderedSet(set.map { c.canonicalID($0) }))
+                }
+            }
+            o.faultState = .materialized
+            o.changeState = .inserted
+            o.pendingInsertion = true
+            return o
+        }
         let ups = updated.map { push($0, all: false) }
         let dels = deleted.map(\.objectID)
         return try parent.performAndWait {
             var replaced: [ParentChangeReplacement] = []
-            for p in ins {
-                let o = p.entity.managedObjectClass.init(entity: p.entity, objectID: p.id)
+            for o in made {
                 o.managedObjectContext = parent
-                o.values = p.values
-                o.relations = p.entity.emptyRelations
-                for (slot, rel) in p.relations { o.relations[slot] = rel }
-                o.faultState = .materialized
-                o.changeState = .inserted
-                parent.registered[p.id] = o
+                parent.registered[o.objectID] = o
                 parent.insertedObjects.insert(o)
                 parent.pendingChanges.inserted.insert(o)
-                o.pendingInsertion = true
             }
             for p in ups {
                 let o = try parent.object(with: p.id)

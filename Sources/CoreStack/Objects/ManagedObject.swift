@@ -138,6 +138,21 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// a copy.
     func materialize(from snapshot: consuming RowSnapshot, toMany: [Int: OrderedSet<ManagedObjectID>] = [:]) {
         values = snapshot.values
+        fill(from: snapshot, toMany: toMany)
+    }
+
+    /// ``materialize(from:toMany:)`` for a caller that already holds a second reference to the
+    /// snapshot's values (`sharedValues` is `snapshot.values`, taken while the row was still in
+    /// the processor's cache): the object swaps that reference in (`sharedValues` is left with
+    /// the fault's old values) instead of retaining the array again, which would touch a cold
+    /// cache line per object in a large fetch.
+    func materialize(from snapshot: consuming RowSnapshot, sharedValues: inout [AttributeValue]) {
+        swap(&values, &sharedValues)
+        fill(from: snapshot, toMany: [:])
+    }
+
+    /// The rest of materialising once `values` is set: to-one slots, the committed state, flags.
+    private func fill(from snapshot: consuming RowSnapshot, toMany: [Int: OrderedSet<ManagedObjectID>]) {
         if entity.allRelationships.isEmpty {
             relations = []
         } else {
