@@ -24,9 +24,9 @@ struct ObjectReleaseTests {
         try ctx.fetch(byPages()).map(WeakObject.init)
     }
 
-    @Test("an unreferenced clean object is gone after the sweep; refetching it gives equal values in a new instance")
+    @Test("an unreferenced clean object is gone after the sweep, with its cached row; refetching it gives equal values in a new instance")
     func cleanObjectReleased() throws {
-        let (_, ctx) = try BatchedFetchTests.freshStore(books: 20)
+        let (coordinator, ctx) = try BatchedFetchTests.freshStore(books: 20)
         try ctx.performAndWait {
             let weak = try Self.fetchWeakly(ctx)
             let ids = weak.compactMap { $0.object?.objectID }
@@ -37,6 +37,7 @@ struct ObjectReleaseTests {
             #expect(weak.allSatisfy { $0.object == nil })
             #expect(ctx.registeredObjects.isEmpty)
             #expect(ctx.registeredObject(for: ids[7]) == nil)
+            #expect(coordinator.rowCacheCount == 0)
             let again = try #require(try ctx.existingObject(with: ids[7]) as? Book)
             #expect(again.title == "Book 007")
             #expect(again.pages == 7)
@@ -151,6 +152,7 @@ struct ObjectReleaseTests {
             #expect(pages == Array(0..<100))
             ctx.sweepUnreferencedObjects()
             #expect(ctx.registeredObjects.count == 20)
+            #expect(coordinator.rowCacheCount == 20)
             #expect(weak[..<80].allSatisfy { $0.object == nil })
             #expect(weak[80...].allSatisfy { $0.object != nil })
             #expect(result[95] === weak[95].object)

@@ -19,7 +19,10 @@ extension ManagedObjectContext {
     }
 
     /// Releases every clean object under a permanent ID that nothing but this context
-    /// references (none when ``retainsRegisteredObjects`` is set); returns how many went.
+    /// references (none when ``retainsRegisteredObjects`` is set); returns how many went. A root
+    /// context also drops their rows from the coordinator's row cache: a snapshot is kept there
+    /// while an object uses it, so walking a million rows once does not leave a million
+    /// snapshots behind (dropping one loses nothing: a fault reads its row again).
     ///
     /// Core Data releases such an object as soon as its last outside reference goes; here it
     /// stays registered (and is found again by ID) until the next sweep. Objects are not
@@ -28,7 +31,12 @@ extension ManagedObjectContext {
     @discardableResult
     func sweepUnreferencedObjects() -> Int {
         debugCheckQueue()
-        let released = retainsRegisteredObjects ? 0 : registered.sweepUnreferenced()
+        var released = 0
+        if !retainsRegisteredObjects {
+            let ids = registered.sweepUnreferenced()
+            released = ids.count
+            if parent == nil, !ids.isEmpty { persistentStoreCoordinator.forgetRows(ids) }
+        }
         nextRegistrySweep = max(Self.registrySweepMinimum, 2 * registered.permanentCount)
         return released
     }
