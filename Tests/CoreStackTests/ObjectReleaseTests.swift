@@ -177,6 +177,47 @@ struct ObjectReleaseTests {
         }
     }
 
+    @Test("a batched result sees unsaved inserts, deletes and changes as fetch does")
+    func batchedResultWithPendingChanges() throws {
+        let (_, ctx) = try BatchedFetchTests.freshStore(books: 30)
+        try ctx.performAndWait {
+            var request = Self.byPages(batch: 7)
+            request.returnsObjectsAsFaults = true
+            let all = try ctx.fetch(request)
+            try ctx.delete(all[3])
+            all[10].pages = 1000
+            let new = try Book(context: ctx)
+            new.title = "New"
+            new.pages = 15
+            let fetched = try ctx.fetch(request)
+            let batched = try ctx.fetchBatched(request)
+            #expect(batched.objectIDs == fetched.map(\.objectID))
+            #expect(batched.map(\.pages) == fetched.map(\.pages))
+            #expect(batched.contains { $0 === new })
+        }
+    }
+
+    @Test("objects let go on another thread while the context sweeps are released once, never twice")
+    func releasedOffQueueWhileSweeping() throws {
+        let (_, ctx) = try BatchedFetchTests.freshStore(books: 200)
+        for _ in 0..<20 {
+            // Returned to this thread: the last outside references go here, not on the queue.
+            var objects: [Book]? = try ctx.performAndWait { try ctx.fetch(Self.byPages()) }
+            let swept = DispatchSemaphore(value: 0)
+            ctx.perform {
+                ctx.sweepUnreferencedObjects()
+                swept.signal()
+            }
+            #expect(objects?.count == 200)
+            objects = nil
+            swept.wait()
+            ctx.performAndWait {
+                ctx.sweepUnreferencedObjects()
+                #expect(ctx.registeredObjects.isEmpty)
+            }
+        }
+    }
+
     @Test("a batched result of the wrong class is refused up front")
     func batchedResultTypeMismatch() throws {
         let (_, ctx) = try BatchedFetchTests.freshStore(books: 3)
