@@ -46,9 +46,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Whether the context merges changes saved by its siblings into its parent (or, for a root
     /// context, saved by other contexts of its coordinator).
     public var automaticallyMergesChangesFromParent = false
-    /// Whether the context keeps every registered object until it is reset, as it did before
-    /// release was added. Default `false`: a clean object (no unsaved change) that nothing but
-    /// the context references is released at the context's next sweep (see
+    /// Whether the context keeps every object it registers until the object is deleted and
+    /// saved or the context is reset. Default `false`: a clean object (no unsaved change) that
+    /// nothing but the context references is released at the context's next sweep (see
     /// ``registeredObjects``); objects with changes are always kept until saved or rolled back.
     ///
     /// ```swift

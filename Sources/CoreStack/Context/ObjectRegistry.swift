@@ -67,7 +67,10 @@ struct ObjectRegistry {
     /// Drops every clean object under a permanent ID that nothing but this registry references,
     /// returning their IDs. On the context's queue only: when the registry holds the only
     /// strong reference, no other thread can be taking one concurrently (taking one needs the
-    /// object, which only this registry can hand out), so the check cannot race. Objects with
+    /// object, which only this registry can hand out), so the check cannot race. (A Swift
+    /// `weak` reference held elsewhere does not count: loaded on another thread during the
+    /// sweep, it can keep alive an object the registry has just let go, which is then no longer
+    /// the registered instance for its ID. Hold objects strongly.) Objects with
     /// changes, or pending in an objectsDidChange, are held elsewhere too (the context's change
     /// sets) and are also skipped by state. Inserted objects live under temporary IDs until
     /// saved and are never looked at.
