@@ -136,7 +136,10 @@ final class CoreStackSession: BenchSession {
 
     func fetchBatched(batchSize: Int) throws -> Int64 {
         try context.performAndWait {
-            let objects = try items { $0.fetchBatchSize = batchSize }
+            // A batched result: objects made a batch at a time, passed batches released.
+            var request = FetchRequest<BenchItem>(entityName: "Item")
+            request.fetchBatchSize = batchSize
+            let objects = try context.fetchBatched(request)
             var total: Int64 = 0
             for o in objects { total &+= o.fold }
             return total

@@ -14,6 +14,7 @@ extension ManagedObjectContext {
         // fills objects that must not stay faults from those rows without a second lookup.
         let ids: [ManagedObjectID]
         processPendingChanges()
+        sweepUnreferencedObjectsIfGrown()
         if parent == nil, !request.includesPendingChanges || !hasLocalChanges(affecting: request.storeRequest(entity: entity)) {
             if request.returnsObjectsAsFaults && request.fetchBatchSize > 0 {
                 // Batched: the IDs only, as Core Data does; each batch's rows are read when one
@@ -426,7 +427,7 @@ extension ManagedObjectContext {
     }
 
     /// Loads a relationship key path for many objects at once.
-    private func prefetch(_ path: ArraySlice<String>, for objects: [ManagedObject]) throws {
+    func prefetch(_ path: ArraySlice<String>, for objects: [ManagedObject]) throws {
         guard let key = path.first, !objects.isEmpty else { return }
         var byEntitySlot: [Int: [ManagedObject]] = [:]
         for o in objects {

@@ -46,6 +46,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Whether the context merges changes saved by its siblings into its parent (or, for a root
     /// context, saved by other contexts of its coordinator).
     public var automaticallyMergesChangesFromParent = false
+    /// Whether the context keeps every object it registers until the object is deleted and
+    /// saved or the context is reset. Default `false`: a clean object (no unsaved change) that
+    /// nothing but the context references is released at the context's next sweep (see
+    /// ``registeredObjects``); objects with changes are always kept until saved or rolled back.
+    ///
+    /// ```swift
+    /// context.retainsRegisteredObjects = true   // keep every object fetched, referenced or not
+    /// ```
+    public var retainsRegisteredObjects = false
     /// The author a root save records in persistent history (``PersistentHistoryTransaction/author``).
     public var transactionAuthor: String?
     /// What the merge policy did in the last ``save()`` of this root context (empty when the save
@@ -95,6 +104,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // The context's state is confined to its queue: the fields every fetch, insert and change
     // touches skip run-time exclusivity checks.
     @exclusivity(unchecked) var registered = ObjectRegistry()
+    /// The registry size (permanent IDs) at which the next sweep of unreferenced clean objects
+    /// runs (see `sweepUnreferencedObjectsIfGrown()`).
+    @exclusivity(unchecked) var nextRegistrySweep = ManagedObjectContext.registrySweepMinimum
     @exclusivity(unchecked) var insertedObjects = ObjectSet(.inserted)
     @exclusivity(unchecked) var updatedObjects = ObjectSet(.updated)
     @exclusivity(unchecked) var deletedObjects = ObjectSet(.deleted)
@@ -275,6 +287,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     // MARK: Registered objects
 
     /// Every object the context holds.
+    ///
+    /// A clean object (no unsaved change) that nothing but the context references is released
+    /// at the context's next sweep, which a fetch, ``fetchBatched(_:)`` or a
+    /// ``BatchedFetchResult`` loading a batch runs once the objects held have doubled since the
+    /// last one; Core Data releases it at once, when its last reference goes. Objects with
+    /// changes stay until saved or rolled back; ``retainsRegisteredObjects`` keeps them all.
+    ///
+    /// ```swift
+    /// let n = context.registeredObjects.count
+    /// ```
     public var registeredObjects: [ManagedObject] { Array(registered.values) }
     /// Objects inserted and not saved.
     public var inserted: [ManagedObject] { Array(insertedObjects.values) }

@@ -61,6 +61,32 @@ struct ObjectRegistry {
         }
     }
 
+    /// Number of objects under permanent IDs (the ones a sweep may release).
+    var permanentCount: Int { permanent.count }
+
+    /// Drops every clean object under a permanent ID that nothing but this registry references,
+    /// returning their IDs. On the context's queue only: when the registry holds the only
+    /// strong reference, no other thread can be taking one concurrently (taking one needs the
+    /// object, which only this registry can hand out), so the check cannot race. (A Swift
+    /// `weak` reference held elsewhere does not count: loaded on another thread during the
+    /// sweep, it can keep alive an object the registry has just let go, which is then no longer
+    /// the registered instance for its ID. Hold objects strongly.) Objects with
+    /// changes, or pending in an objectsDidChange, are held elsewhere too (the context's change
+    /// sets) and are also skipped by state. Inserted objects live under temporary IDs until
+    /// saved and are never looked at.
+    mutating func sweepUnreferenced() -> [ManagedObjectID] {
+        var released: [ManagedObjectID] = []
+        permanent.removeAll(whereSlot: { slot in
+            // Read through the slot, binding no second reference before the uniqueness check.
+            guard slot?.changeState == .clean && slot?.pendingUpdate == false && slot?.pendingInsertion == false
+                && isKnownUniquelyReferenced(&slot), let id = slot?.objectID
+            else { return false }
+            released.append(id)
+            return true
+        })
+        return released
+    }
+
     /// Every object, permanent IDs first.
     var values: [ManagedObject] { permanent.values + temporary.values }
 

@@ -188,6 +188,31 @@ final class PrimaryKeyTable<Value> {
         return removed
     }
 
+    /// Removes the values `shouldRemove` picks, given each slot in place (so that it can ask
+    /// `isKnownUniquelyReferenced` of the stored reference), freeing the pages that empty;
+    /// returns how many. `shouldRemove` must not touch the table.
+    @discardableResult
+    func removeAll(whereSlot shouldRemove: (inout Value?) -> Bool) -> Int {
+        var removed = 0
+        var emptied: [PrimaryKeyPage] = []
+        for (key, page) in pages {
+            for i in 0..<Self.pageSize where page.slots[i] != nil {
+                guard shouldRemove(&page.slots[i]) else { continue }
+                page.slots[i] = nil
+                page.count -= 1
+                removed += 1
+            }
+            if page.count == 0 { emptied.append(key) }
+        }
+        count -= removed
+        if !emptied.isEmpty {
+            hotKey = .none
+            hot = nil
+            for key in emptied { pages.removeValue(forKey: key) }
+        }
+        return removed
+    }
+
     /// Removes every value.
     func removeAll() {
         hotKey = .none
