@@ -288,6 +288,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try requireStore().fetchObjectIDs(request)
     }
 
+    /// The IDs a store request selects with the values of a few attributes, one column per slot;
+    /// no row cached.
+    func fetchObjectIDColumns(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
+        try requireStore().fetchObjectIDColumns(request, valuesAt: slots)
+    }
+
     /// The IDs a store request selects with a few attribute values each, no row cached.
     func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
         try requireStore().fetchObjectIDs(request, valuesAt: slots)

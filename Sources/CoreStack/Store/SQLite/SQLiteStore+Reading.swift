@@ -103,6 +103,46 @@ extension SQLiteStore {
         }
     }
 
+    /// The IDs of the matching rows and the values of a few attribute slots, as columns.
+    public func fetchObjectIDColumns(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
+        let mapping = try schema.mapping(for: request.entity)
+        let entity = mapping.entity
+        var columns = ["t0.Z_PK", "t0.Z_ENT"]
+        var types: [AttributeType] = []
+        for slot in slots {
+            guard slot >= 0, slot < entity.allAttributes.count, let column = mapping.attributeColumns[slot] else {
+                throw CoreStackError.invalidFetchRequest("attribute slot \(slot) of \(entity.name) is not stored")
+            }
+            columns.append("t0.\(column)")
+            types.append(entity.attributeTypes[slot])
+        }
+        let expected = try expectedCount(request)
+        return try readStatement { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
+            let statement = try db.cachedStatement(sql: sql)
+            let token = StoreIdentifiers.token(for: identifier)
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(expected)
+            var values = [[AttributeValue]](repeating: [], count: types.count)
+            for i in values.indices { values[i].reserveCapacity(expected) }
+            var lastNumber = -1
+            var lastEntity: EntityDescription?
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
+                    throw CoreStackError.storeCorrupted(path: path, reason: "\(mapping.table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
+                }
+                if Int(ent) != lastNumber {
+                    lastNumber = Int(ent)
+                    lastEntity = entityPlans[lastNumber]?.entity
+                }
+                guard let rowEntity = lastEntity else { return }
+                for (i, type) in types.enumerated() { values[i].append(SQLiteRawBinding.column(h, Int32(i + 2), type: type)) }
+                ids.append(ManagedObjectID(entity: rowEntity, storeToken: token, primaryKey: pk))
+            }
+            return (ids, values)
+        }
+    }
+
     /// The IDs of the matching rows with the values of a few attribute slots.
     public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
         let mapping = try schema.mapping(for: request.entity)
