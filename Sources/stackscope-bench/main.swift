@@ -439,6 +439,13 @@ final class LaunchSteps: @unchecked Sendable {
             let lean = FetchedResultsController(fetchRequest: batched, context: context)
             try lean.performFetch()
             step("FetchedResultsController(\(entity), by title, fetchBatchSize 50).performFetch: \(lean.count) objects")
+            for r in 0..<min(50, lean.count) { _ = try lean.object(at: [0, r]).value(forKey: "title") }
+            step("its first 50 objects read (\(context.registeredObjects.count) registered)")
+            var unsortedRequest = FetchRequest<ManagedObject>(entityName: entity)
+            unsortedRequest.fetchBatchSize = 50
+            let unsorted = FetchedResultsController(fetchRequest: unsortedRequest, context: context)
+            try unsorted.performFetch()
+            step("FetchedResultsController(\(entity), no sort, fetchBatchSize 50).performFetch: \(unsorted.count) objects")
             let plain = FetchedResultsController(fetchRequest: FetchRequest<ManagedObject>(entityName: entity), context: context)
             try plain.performFetch()
             step("FetchedResultsController(\(entity)).performFetch: \(plain.count) objects")

@@ -144,6 +144,7 @@ final class ContextObservers: @unchecked Sendable {
     private var objectsDidChangeList: [(Int, (ObjectsDidChange) -> Void)] = []
     private var willSaveList: [(Int, (ManagedObjectContext) -> Void)] = []
     private var didSaveList: [(Int, (ContextDidSave) -> Void)] = []
+    private var rowClaimList: [(Int, ([ManagedObjectID]) -> [ManagedObjectID])] = []
 
     /// A snapshot of the objectsDidChange observers, in registration order.
     var objectsDidChange: [(Int, (ObjectsDidChange) -> Void)] { lock.withLock { objectsDidChangeList } }
@@ -151,6 +152,10 @@ final class ContextObservers: @unchecked Sendable {
     var willSave: [(Int, (ManagedObjectContext) -> Void)] { lock.withLock { willSaveList } }
     /// A snapshot of the didSave observers, in registration order.
     var didSave: [(Int, (ContextDidSave) -> Void)] { lock.withLock { didSaveList } }
+    /// A snapshot of the row claimers: given IDs of objects the context does not hold, each
+    /// returns those it keeps rows of (a fetched-results controller keeping IDs), so that a merge
+    /// registers them and reports their changes.
+    var rowClaims: [(Int, ([ManagedObjectID]) -> [ManagedObjectID])] { lock.withLock { rowClaimList } }
 
     func add(objectsDidChange f: @escaping (ObjectsDidChange) -> Void) -> Int {
         lock.withLock {
@@ -176,8 +181,17 @@ final class ContextObservers: @unchecked Sendable {
         }
     }
 
+    func add(rowClaim f: @escaping ([ManagedObjectID]) -> [ManagedObjectID]) -> Int {
+        lock.withLock {
+            nextID += 1
+            rowClaimList.append((nextID, f))
+            return nextID
+        }
+    }
+
     func remove(_ id: Int) {
         lock.withLock {
+            rowClaimList.removeAll { $0.0 == id }
             objectsDidChangeList.removeAll { $0.0 == id }
             willSaveList.removeAll { $0.0 == id }
             didSaveList.removeAll { $0.0 == id }

@@ -73,6 +73,13 @@ extension ManagedObjectContext {
     func batchedFetch<T: ManagedObject>(
         _ request: FetchRequest<T>, entity: EntityDescription, valuesAt slots: [Int]
     ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]])? {
+        guard let storeRequest = batchedStoreRequest(request, entity: entity) else { return nil }
+        return try persistentStoreCoordinator.fetchObjectIDColumns(storeRequest, valuesAt: slots)
+    }
+
+    /// The store request of a batched fetch whose answer the store alone gives (nothing unsaved
+    /// here or in a parent may change it), or nil. Processes pending changes first.
+    func batchedStoreRequest<T: ManagedObject>(_ request: FetchRequest<T>, entity: EntityDescription) -> StoreFetchRequest? {
         checkQueue()
         processPendingChanges()
         let storeRequest = request.storeRequest(entity: entity)
@@ -80,7 +87,7 @@ extension ManagedObjectContext {
             parent == nil ? !request.includesPendingChanges || !hasLocalChanges(affecting: storeRequest)
                 : !chainHasChanges(affecting: storeRequest)
         else { return nil }
-        return try persistentStoreCoordinator.fetchObjectIDColumns(storeRequest, valuesAt: slots)
+        return storeRequest
     }
 
     /// The objects for IDs this context's store returned (the registered ones, faults for the

@@ -20,6 +20,13 @@ extension FetchedResultsController {
         applyChanges(deleted: Array(saved.deleted), inserted: [], updated: [], recheck: Array(saved.inserted) + Array(saved.updated))
     }
 
+    /// The IDs among `ids` the controller keeps rows of without holding their objects (none when
+    /// it retains its objects: the context holds those).
+    func claimRows(_ ids: [ManagedObjectID]) -> [ManagedObjectID] {
+        guard !retainsObjects, entity != nil else { return [] }
+        return Array(filedKeys(for: ids).keys)
+    }
+
     private func reloadAfterReset() {
         do {
             try performFetch()

@@ -142,7 +142,6 @@ public final class FetchedResultsController<T: ManagedObject> {
         let entity = try context.entity(of: fetchRequest)
         self.entity = entity
         plainKeys = PlainKeyPlan(sortDescriptors: fetchRequest.sortDescriptors, sectionKeyPath: sectionNameProvider == nil ? sectionNameKeyPath : nil)
-        let keepsIDs = fetchRequest.fetchBatchSize > 0 && sectionNameProvider == nil && !readsThroughRelationships
         if keepsIDs, let rows = try batchedFetchWithKeys(entity: entity) {
             retainsObjects = false
             rebuild(rows)
@@ -157,11 +156,16 @@ public final class FetchedResultsController<T: ManagedObject> {
         broadcaster.send(.didPerformFetch)
     }
 
-    private func startObserving() {
+    /// Whether a fetch keeps IDs and sort keys rather than objects (with `fetchBatchSize`, keys
+    /// that need no closure, nothing read through relationships).
+    var keepsIDs: Bool { fetchRequest.fetchBatchSize > 0 && sectionNameProvider == nil && !readsThroughRelationships }
+
+    func startObserving() {
         guard observationTokens.isEmpty else { return }
         let context = managedObjectContext
         observationTokens.append(context.addObjectsDidChangeObserver { [weak self] change in self?.contextObjectsDidChange(change) })
         observationTokens.append(context.addDidSaveObserver { [weak self] saved in self?.contextDidSave(saved) })
+        observationTokens.append(ObservationToken(id: context.observers.add(rowClaim: { [weak self] ids in self?.claimRows(ids) ?? [] }), context: context))
     }
 
     // MARK: Results

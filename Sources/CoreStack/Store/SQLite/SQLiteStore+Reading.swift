@@ -103,8 +103,24 @@ extension SQLiteStore {
         }
     }
 
-    /// The IDs of the matching rows and the values of a few attribute slots, as columns.
-    public func fetchObjectIDColumns(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
+    /// The IDs of the matching rows and the values of a few attribute slots, as columns. With a
+    /// `cancellation`, a progress handler on the connection stops the query (sort included) soon
+    /// after it is cancelled, and the call throws `CancellationError`.
+    public func fetchObjectIDColumns(
+        _ request: StoreFetchRequest, valuesAt slots: [Int], cancellation: FetchCancellation?
+    ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
+        try cancellation?.check()
+        do {
+            return try fetchObjectIDColumns(request, slots: slots, cancellation: cancellation)
+        } catch {
+            if cancellation?.isCancelled == true { throw CancellationError() }
+            throw error
+        }
+    }
+
+    private func fetchObjectIDColumns(
+        _ request: StoreFetchRequest, slots: [Int], cancellation: FetchCancellation?
+    ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
         let mapping = try schema.mapping(for: request.entity)
         let entity = mapping.entity
         var columns = ["t0.Z_PK", "t0.Z_ENT"]
@@ -127,6 +143,16 @@ extension SQLiteStore {
             for i in values.indices { values[i].reserveCapacity(expected) }
             var lastNumber = -1
             var lastEntity: EntityDescription?
+            // Every 1,000 virtual-machine steps SQLite asks whether to go on.
+            if let cancellation, let connection = db.sqliteConnection {
+                sqlite3_progress_handler(
+                    connection, 1000,
+                    { context in
+                        guard let context else { return 0 }
+                        return Unmanaged<FetchCancellation>.fromOpaque(context).takeUnretainedValue().progressed() ? 1 : 0
+                    }, Unmanaged.passUnretained(cancellation).toOpaque())
+            }
+            defer { if cancellation != nil, let connection = db.sqliteConnection { sqlite3_progress_handler(connection, 0, nil, nil) } }
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
                 guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
                     throw CoreStackError.storeCorrupted(path: path, reason: "\(mapping.table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
