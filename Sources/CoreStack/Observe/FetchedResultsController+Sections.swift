@@ -114,14 +114,25 @@ extension FetchedResultsController {
         var sort = Array(values.prefix(descriptors.count))
         while sort.count < descriptors.count { sort.append(Array(repeating: .null, count: ids.count)) }
         for (i, d) in descriptors.enumerated() where d.comparison != .default {
-            sort[i] = sort[i].map { d.sortValue($0) }
+            // Equal neighbours (a sorted column) fold once and share the folded string.
+            var last: (AttributeValue, AttributeValue)?
+            sort[i] = sort[i].map { v in
+                if let (raw, folded) = last, raw == v { return folded }
+                let folded = d.sortValue(v)
+                last = (v, folded)
+                return folded
+            }
         }
         var sections = hasSection && values.count > descriptors.count ? values[descriptors.count] : nil
         keyReadCount += ids.count
-        let context = managedObjectContext
-        if context.registered.count > 0 {
+        // The context's materialised objects (usually few: the rows on screen), by ID.
+        var materialised: [ManagedObjectID: T] = [:]
+        if managedObjectContext.registered.count > 0 {
+            for case let o as T in managedObjectContext.registered.values where !o.isFault && isCandidate(o) { materialised[o.objectID] = o }
+        }
+        if !materialised.isEmpty {
             for (r, id) in ids.enumerated() {
-                guard let o = context.registeredObject(for: id) as? T, !o.isFault else { continue }
+                guard let o = materialised[id] else { continue }
                 let key = try readKey(o)
                 for i in sort.indices where i < key.sort.count { sort[i][r] = key.sort[i] }
                 sections?[r] = key.section

@@ -141,6 +141,7 @@ extension SQLiteStore {
             ids.reserveCapacity(expected)
             var values = [[AttributeValue]](repeating: [], count: types.count)
             for i in values.indices { values[i].reserveCapacity(expected) }
+            var previous = [AttributeValue](repeating: .null, count: types.count)
             var lastNumber = -1
             var lastEntity: EntityDescription?
             // Every 1,000 virtual-machine steps SQLite asks whether to go on.
@@ -162,7 +163,17 @@ extension SQLiteStore {
                     lastEntity = entityPlans[lastNumber]?.entity
                 }
                 guard let rowEntity = lastEntity else { return }
-                for (i, type) in types.enumerated() { values[i].append(SQLiteRawBinding.column(h, Int32(i + 2), type: type)) }
+                for (i, type) in types.enumerated() {
+                    // A string equal to the previous row's shares its storage (a sorted column
+                    // repeats its values side by side): kept once, not read into a new string.
+                    if type == .string, case let .string(last) = previous[i], SQLiteRawBinding.text(h, Int32(i + 2), equals: last) {
+                        values[i].append(previous[i])
+                        continue
+                    }
+                    let value = SQLiteRawBinding.column(h, Int32(i + 2), type: type)
+                    previous[i] = value
+                    values[i].append(value)
+                }
                 ids.append(ManagedObjectID(entity: rowEntity, storeToken: token, primaryKey: pk))
             }
             return (ids, values)
