@@ -104,4 +104,121 @@ struct FetchedResultsControllerIDTests {
             #expect(controller.indexPath(forObjectID: b.objectID) == nil)
         }
     }
+
+    @Test(
+        "random saves merged into a batched controller keeping IDs: the reported changes turn its old IDs into a fresh fetch's",
+        arguments: [3, 11, 99, 2026] as [UInt64])
+    func randomMergedSaves(seed: UInt64) throws {
+        let stack = try BookFixture.makeStack()
+        let writer = stack.context
+        let reader = stack.newContext("reader")
+        var request = FetchRequest<Book>(
+            entityName: "Book", sortDescriptors: [SortDescriptor("title", comparison: .caseInsensitive), SortDescriptor("pages")])
+        request.fetchBatchSize = 7
+        // No predicate: a merge reports only objects the context holds or the controller keeps, so
+        // an object of another context's save that starts to match is not seen (as before, and as
+        // in Core Data, whose merges skip updated objects a context has not registered).
+        // Sections by raw title: many sections come and go, several compare equal under the sort.
+        let controller = FetchedResultsController(fetchRequest: request, context: reader, sectionNameKeyPath: "title")
+        let recorder = RecordingDelegate()
+        controller.delegate = recorder
+        var rng = SplitMix64(seed: seed)
+        var usedPages = Set<Int>()
+        func freshPages() -> Int {
+            while true {
+                let p = Int.random(in: 0..<1_000_000, using: &rng)
+                if usedPages.insert(p).inserted { return p }
+            }
+        }
+        let all = FetchRequest<Book>(entityName: "Book")
+        try writer.performAndWait {
+            for b in try writer.fetch(all) { b.pages = freshPages() }
+            try writer.save()
+        }
+        try reader.performAndWait { try controller.performFetch() }
+        typealias Sections = [(name: String, ids: [ManagedObjectID])]
+        func snapshot(_ c: FetchedResultsController<Book>) -> Sections { c.sectionsOfObjectIDs.map { ($0.name, $0.objects) } }
+        func same(_ a: Sections, _ b: Sections) -> Bool { a.map(\.name) == b.map(\.name) && a.map(\.ids) == b.map(\.ids) }
+        var reported = 0
+        for batch in 0..<30 {
+            recorder.reset()
+            let old = reader.performAndWait { snapshot(controller) }
+            let pool = FetchedResultsControllerRandomTests.pool
+            let saved = try writer.performAndWait { () -> SavedObjectIDs in
+                var ids = SavedObjectIDs()
+                let token = writer.addDidSaveObserver { ids = $0.objectIDs }
+                var books = try writer.fetch(all)
+                for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                    let pick = Int.random(in: 0..<10_000, using: &rng)
+                    switch Int.random(in: 0..<5, using: &rng) {
+                    case 0:
+                        let b = try Book(context: writer)
+                        b.title = pool[pick % pool.count]
+                        b.pages = freshPages()
+                        books.append(b)
+                    case 1 where !books.isEmpty:
+                        try writer.delete(books.remove(at: pick % books.count))
+                    case 2 where !books.isEmpty:
+                        books[pick % books.count].title = pool[pick % pool.count]
+                    case 3 where !books.isEmpty:
+                        books[pick % books.count].pages = freshPages()
+                    default:
+                        break
+                    }
+                }
+                try writer.save()
+                writer.removeObserver(token)
+                return ids
+            }
+            let (now, fresh) = try reader.performAndWait { () -> (Sections, Sections) in
+                reader.mergeChanges(from: saved)
+                let check = FetchedResultsController(fetchRequest: request, context: reader, sectionNameKeyPath: "title")
+                try check.performFetch()
+                return (snapshot(controller), snapshot(check))
+            }
+            #expect(same(now, fresh), "batch \(batch): the controller's results differ from a fresh fetch")
+            // The reported changes, applied as a table view applies them, give the new results.
+            var applied = old
+            for b in recorder.batches {
+                var deletes: [IndexPath] = [], inserts: [(IndexPath, ManagedObjectID)] = []
+                for c in b.objects {
+                    switch c {
+                    case let .delete(_, p): deletes.append(p)
+                    case let .insert(o, p): inserts.append((p, o.objectID))
+                    case let .move(o, from, to):
+                        deletes.append(from)
+                        inserts.append((to, o.objectID))
+                    case .update: break
+                    }
+                }
+                for p in deletes.sorted(by: >) {
+                    guard applied.indices.contains(p.section), applied[p.section].ids.indices.contains(p.row) else {
+                        Issue.record("batch \(batch): delete at \(p) out of range")
+                        return
+                    }
+                    applied[p.section].ids.remove(at: p.row)
+                }
+                var sectionDeletes: [Int] = [], sectionInserts: [(Int, String)] = []
+                for c in b.sections {
+                    switch c {
+                    case let .delete(_, i): sectionDeletes.append(i)
+                    case let .insert(info, i): sectionInserts.append((i, info.name))
+                    }
+                }
+                for i in sectionDeletes.sorted(by: >) where applied.indices.contains(i) { applied.remove(at: i) }
+                for (i, name) in sectionInserts.sorted(by: { $0.0 < $1.0 }) where i <= applied.count { applied.insert((name, []), at: i) }
+                for (p, id) in inserts.sorted(by: { $0.0 < $1.0 }) {
+                    guard applied.indices.contains(p.section), p.row <= applied[p.section].ids.count else {
+                        Issue.record("batch \(batch): insert at \(p) out of range")
+                        return
+                    }
+                    applied[p.section].ids.insert(id, at: p.row)
+                }
+                reported += b.objects.count
+            }
+            #expect(same(applied, now), "batch \(batch): the reported changes do not turn the old results into the new")
+            if !same(applied, now) || !same(now, fresh) { return }
+        }
+        #expect(reported > 20)
+    }
 }
