@@ -47,6 +47,19 @@ import Foundation
 /// and section keys of faults from the coordinator's row cache (or the parent context) without
 /// materialising them, as long as those keys are attributes of the entity. A section-name closure
 /// or a key path through a relationship fires the faults it reads.
+///
+/// **Memory.** With `fetchBatchSize` (and no section-name closure, no key path through a
+/// relationship) the controller keeps per row only the object ID and the sort values, one column
+/// per sort key (about 50 bytes a row, a string kept once when neighbouring rows share it), read by
+/// one SQL query; ``performFetch()`` registers no object. ``object(at:)`` registers the row's batch
+/// of `fetchBatchSize` rows as faults, and the controller does not keep them; ``objectID(at:)``,
+/// ``fetchedObjectIDs``, ``sectionsOfObjectIDs`` and ``numberOfObjects(inSection:)`` register
+/// nothing, while ``fetchedObjects`` and ``sections`` register every row (prefer the ID forms for
+/// large results). A changed object's row is found by scanning the IDs once per batch of changes,
+/// and merges (``ManagedObjectContext/mergeChanges(from:)``) register and report the rows the
+/// controller keeps even when the context does not hold their objects. Without a batch size the
+/// controller holds its objects, as Core Data's does. ``prepareFetch()`` runs the SQL query off the
+/// context's queue, cancellably (see ``PreparedFetch``).
 public final class FetchedResultsController<T: ManagedObject> {
     /// The request whose results the controller keeps.
     public let fetchRequest: FetchRequest<T>
