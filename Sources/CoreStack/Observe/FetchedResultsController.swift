@@ -334,6 +334,8 @@ public final class FetchedResultsController<T: ManagedObject> {
     }
 
     private func indexPath(forObjectID id: ManagedObjectID, object: T?) -> IndexPath? {
+        // Objects given permanent IDs since the last change notification (obtainPermanentIDs).
+        adoptPermanentIDs()
         if let key = rowKeys[id], let (s, r) = locate(id, key: key) { return IndexPath(indexes: [s, r]) }
         if retainsObjects { return nil }
         // Keys as the object has them now (from its row when it is a fault), then a scan.

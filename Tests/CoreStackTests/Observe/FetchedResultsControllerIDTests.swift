@@ -102,6 +102,15 @@ struct FetchedResultsControllerIDTests {
             ctx.processPendingChanges()
             #expect(controller.count == 20)
             #expect(controller.indexPath(forObjectID: b.objectID) == nil)
+            // Permanent IDs obtained without a save: the row follows as soon as it is looked up.
+            let c = try Book(context: ctx)
+            c.title = "Other"
+            c.pages = 2
+            ctx.processPendingChanges()
+            try ctx.obtainPermanentIDs(for: [c])
+            #expect(!c.objectID.isTemporaryID)
+            #expect(controller.indexPath(for: c) == [0, 3])
+            #expect(controller.objectID(at: [0, 3]) == c.objectID)
         }
     }
 
