@@ -145,6 +145,7 @@ final class ContextObservers: @unchecked Sendable {
     private var willSaveList: [(Int, (ManagedObjectContext) -> Void)] = []
     private var didSaveList: [(Int, (ContextDidSave) -> Void)] = []
     private var afterDidSaveList: [(Int, (ContextDidSave) -> Void)] = []
+    private var rowClaimList: [(Int, ([ManagedObjectID]) -> [ManagedObjectID])] = []
 
     /// A snapshot of the objectsDidChange observers, in registration order.
     var objectsDidChange: [(Int, (ObjectsDidChange) -> Void)] { lock.withLock { objectsDidChangeList } }
@@ -155,6 +156,10 @@ final class ContextObservers: @unchecked Sendable {
     /// A snapshot of the framework's own follow-ups of a save, run after every didSave observer
     /// and the notification (a stack's bubbling to the parent), in registration order.
     var afterDidSave: [(Int, (ContextDidSave) -> Void)] { lock.withLock { afterDidSaveList } }
+    /// A snapshot of the row claimers: given IDs of objects the context does not hold, each
+    /// returns those it keeps rows of (a fetched-results controller keeping IDs), so that a merge
+    /// registers them and reports their changes.
+    var rowClaims: [(Int, ([ManagedObjectID]) -> [ManagedObjectID])] { lock.withLock { rowClaimList } }
 
     func add(objectsDidChange f: @escaping (ObjectsDidChange) -> Void) -> Int {
         lock.withLock {
@@ -188,8 +193,17 @@ final class ContextObservers: @unchecked Sendable {
         }
     }
 
+    func add(rowClaim f: @escaping ([ManagedObjectID]) -> [ManagedObjectID]) -> Int {
+        lock.withLock {
+            nextID += 1
+            rowClaimList.append((nextID, f))
+            return nextID
+        }
+    }
+
     func remove(_ id: Int) {
         lock.withLock {
+            rowClaimList.removeAll { $0.0 == id }
             objectsDidChangeList.removeAll { $0.0 == id }
             willSaveList.removeAll { $0.0 == id }
             didSaveList.removeAll { $0.0 == id }

@@ -67,12 +67,20 @@ extension ManagedObjectContext {
         return out
     }
 
-    /// A batched fetch of faults that also returns, per object, the values of a few attributes
-    /// read in the same SQL query (a fetched-results controller's sort and section keys); nil when
-    /// a parent or unsaved changes here stand between the request and the store.
+    /// A batched fetch of object IDs that also returns the values of a few attributes read in the
+    /// same SQL query, one column per slot (a fetched-results controller's sort and section keys);
+    /// no object is registered and no row cached. Nil when a parent or unsaved changes here stand
+    /// between the request and the store.
     func batchedFetch<T: ManagedObject>(
         _ request: FetchRequest<T>, entity: EntityDescription, valuesAt slots: [Int]
-    ) throws -> (objects: [T], values: [[AttributeValue]])? {
+    ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]])? {
+        guard let storeRequest = batchedStoreRequest(request, entity: entity) else { return nil }
+        return try persistentStoreCoordinator.fetchObjectIDColumns(storeRequest, valuesAt: slots)
+    }
+
+    /// The store request of a batched fetch whose answer the store alone gives (nothing unsaved
+    /// here or in a parent may change it), or nil. Processes pending changes first.
+    func batchedStoreRequest<T: ManagedObject>(_ request: FetchRequest<T>, entity: EntityDescription) -> StoreFetchRequest? {
         checkQueue()
         processPendingChanges()
         let storeRequest = request.storeRequest(entity: entity)
@@ -80,16 +88,22 @@ extension ManagedObjectContext {
             parent == nil ? !request.includesPendingChanges || !hasLocalChanges(affecting: storeRequest)
                 : !chainHasChanges(affecting: storeRequest)
         else { return nil }
-        let rows = try persistentStoreCoordinator.fetchObjectIDs(storeRequest, valuesAt: slots)
-        let batch = FaultBatch(ids: rows.map(\.objectID), batchSize: request.fetchBatchSize)
-        var objects: [T] = []
-        objects.reserveCapacity(rows.count)
-        for row in rows {
-            let o = try registeredObject(canonicalOrTemporary: row.objectID, as: T.self)
+        return storeRequest
+    }
+
+    /// The objects for IDs this context's store returned (the registered ones, faults for the
+    /// others), the new faults sharing one fault batch so that firing one reads them all.
+    func registeredFaults<T: ManagedObject>(for ids: [ManagedObjectID], as _: T.Type) throws -> [T] {
+        checkQueue()
+        let batch = FaultBatch(ids: ids, batchSize: max(ids.count, 1))
+        var out: [T] = []
+        out.reserveCapacity(ids.count)
+        for id in ids {
+            let o = try registeredObject(canonicalOrTemporary: id, as: T.self)
             if o.isFault && o.faultBatch == nil { o.faultBatch = batch }
-            objects.append(o)
+            out.append(o)
         }
-        return (objects, rows.map(\.values))
+        return out
     }
 
     /// Whether unsaved changes here or in any parent may change the result of a store request

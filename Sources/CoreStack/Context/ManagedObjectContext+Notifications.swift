@@ -161,6 +161,23 @@ extension ManagedObjectContext {
         for id in ids.updated {
             if let o = registeredObject(for: id), o.isFault { pendingChanges.refreshed.insert(o) }
         }
+        // Rows a fetched-results controller keeps by ID without the context holding their
+        // objects: registered as faults so that their changes are reported like the others'.
+        let claims = observers.rowClaims
+        if !claims.isEmpty {
+            let unheld = ids.updated.union(ids.deleted).filter { registeredObject(for: $0) == nil }
+            var claimed = Set<ManagedObjectID>()
+            if !unheld.isEmpty { for (_, claim) in claims { claimed.formUnion(claim(Array(unheld))) } }
+            for id in claimed {
+                guard let o = try? object(with: id) else { continue }
+                if ids.deleted.contains(id) {
+                    forget(o)
+                    pendingChanges.deleted.insert(o)
+                } else {
+                    pendingChanges.refreshed.insert(o)
+                }
+            }
+        }
         for id in ids.inserted {
             if registeredObject(for: id) == nil, let o = try? object(with: id) {
                 pendingChanges.inserted.insert(o)

@@ -8,7 +8,8 @@ struct RowKey: Equatable {
     var sort: [AttributeValue]
 }
 
-/// One section as the controller stores it: objects and their sort values side by side.
+/// One section as the controller stores it: its rows' object IDs and sort values side by side,
+/// and, when the controller retains its objects (no batch size), the objects too.
 struct SectionStorage<T: ManagedObject> {
     /// The raw section value, which identifies the section.
     let key: AttributeValue
@@ -16,12 +17,22 @@ struct SectionStorage<T: ManagedObject> {
     let order: AttributeValue
     let name: String
     let indexTitle: String
+    /// The rows' object IDs, in the controller's order.
+    var ids: [ManagedObjectID] = []
+    /// The rows' sort values.
+    var sortKeys: SortKeyColumns
+    /// The rows' objects when the controller retains them; empty otherwise.
     var objects: [T] = []
-    var sortKeys: [[AttributeValue]] = []
 
-    var info: FetchedResultsSectionInfo<T> {
-        FetchedResultsSectionInfo(name: name, indexTitle: indexTitle, objects: objects)
+    init(key: AttributeValue, order: AttributeValue, name: String, indexTitle: String, width: Int) {
+        self.key = key
+        self.order = order
+        self.name = name
+        self.indexTitle = indexTitle
+        self.sortKeys = SortKeyColumns(width: width)
     }
+
+    var count: Int { ids.count }
 }
 
 /// Which keys can be read straight from a fault's row (single attributes), so that reading them
@@ -86,27 +97,57 @@ extension FetchedResultsController {
         return try objects.enumerated().map { i, o in try out[i] ?? readKey(o) }
     }
 
-    /// With `fetchBatchSize`, plain-attribute keys and nothing unsaved in the way: the objects
-    /// as faults and their keys, read by one SQL query of IDs and key columns (no row cached).
-    func batchedFetchWithKeys(entity: EntityDescription) throws -> (objects: [T], keys: [RowKey])? {
+    /// With `fetchBatchSize`, plain-attribute keys and nothing unsaved in the way: the IDs and
+    /// key columns of the results, read by one SQL query (no object registered, no row cached).
+    func batchedFetchWithKeys(entity: EntityDescription) throws -> FetchedRows<T>? {
         guard sectionNameProvider == nil, let plan = plainKeys, let slots = plan.slots(for: entity) else { return nil }
         let columns = slots.sort + (slots.section.map { [$0] } ?? [])
-        guard let (objects, values) = try managedObjectContext.batchedFetch(fetchRequest, entity: entity, valuesAt: columns) else {
+        guard let (ids, values) = try managedObjectContext.batchedFetch(fetchRequest, entity: entity, valuesAt: columns) else {
             return nil
         }
-        var keys: [RowKey] = []
-        keys.reserveCapacity(objects.count)
-        for (o, v) in zip(objects, values) {
-            // A materialised object is filed under its values in the context, as elsewhere.
-            if !o.isFault {
-                keys.append(try readKey(o))
-                continue
+        return try fetchedRows(ids: ids, values: values, hasSection: slots.section != nil)
+    }
+
+    /// Rows from a store's ID and key columns: sort values folded as the descriptors ask, and the
+    /// keys of objects the context holds materialised read from those objects, as elsewhere.
+    func fetchedRows(ids: [ManagedObjectID], values: [[AttributeValue]], hasSection: Bool) throws -> FetchedRows<T> {
+        var sort = Array(values.prefix(descriptors.count))
+        while sort.count < descriptors.count { sort.append(Array(repeating: .null, count: ids.count)) }
+        for (i, d) in descriptors.enumerated() where d.comparison != .default {
+            // Equal neighbours (a sorted column) fold once and share the folded string.
+            var last: (AttributeValue, AttributeValue)?
+            sort[i] = sort[i].map { v in
+                if let (raw, folded) = last, raw == v { return folded }
+                let folded = d.sortValue(v)
+                last = (v, folded)
+                return folded
             }
-            keyReadCount += 1
-            let sort = zip(descriptors, v).map { d, value in d.sortValue(value) }
-            keys.append(RowKey(section: slots.section == nil ? .null : v[v.count - 1], sort: sort))
         }
-        return (objects, keys)
+        var sections = hasSection && values.count > descriptors.count ? values[descriptors.count] : nil
+        keyReadCount += ids.count
+        // The context's materialised objects (usually few: the rows on screen), by ID.
+        var materialised: [ManagedObjectID: T] = [:]
+        if managedObjectContext.registered.count > 0 {
+            for case let o as T in managedObjectContext.registered.values where !o.isFault && isCandidate(o) { materialised[o.objectID] = o }
+        }
+        if !materialised.isEmpty {
+            for (r, id) in ids.enumerated() {
+                guard let o = materialised[id] else { continue }
+                let key = try readKey(o)
+                for i in sort.indices where i < key.sort.count { sort[i][r] = key.sort[i] }
+                sections?[r] = key.section
+            }
+        }
+        return FetchedRows(ids: ids, sections: sections, sort: SortKeyColumns(columns: sort), objects: nil)
+    }
+
+    /// Rows from objects (a plain fetch's) and their keys.
+    func fetchedRows(objects: [T], keys: [RowKey]) -> FetchedRows<T> {
+        var sort = SortKeyColumns(width: descriptors.count)
+        sort.reserveCapacity(keys.count)
+        for k in keys { sort.append(k.sort) }
+        return FetchedRows(
+            ids: objects.map(\.objectID), sections: hasSections ? keys.map(\.section) : nil, sort: sort, objects: objects)
     }
 
     /// The keys of one object, as it is now (firing its fault if needed).
@@ -131,45 +172,73 @@ extension FetchedResultsController {
 
     // MARK: Building
 
-    /// Replaces the sections with these objects (in fetch order) and their keys.
-    func rebuild(objects: [T], keys: [RowKey]) {
-        var byKey: [AttributeValue: Int] = [:]
+    /// Replaces the sections with these rows (in fetch order).
+    func rebuild(_ rows: FetchedRows<T>) {
+        let width = descriptors.count
         var built: [SectionStorage<T>] = []
-        for (o, k) in zip(objects, keys) {
-            let s: Int
-            if let i = byKey[k.section] {
-                s = i
-            } else {
-                s = built.count
-                byKey[k.section] = s
-                built.append(makeSection(key: k.section))
+        // Row indexes of each section, in fetch order.
+        var members: [[Int]] = []
+        if let sections = rows.sections {
+            var byKey: [AttributeValue: Int] = [:]
+            for (r, k) in sections.enumerated() {
+                if let i = byKey[k] {
+                    members[i].append(r)
+                } else {
+                    byKey[k] = built.count
+                    built.append(makeSection(key: k))
+                    members.append([r])
+                }
             }
-            built[s].objects.append(o)
-            built[s].sortKeys.append(k.sort)
+        } else if !rows.ids.isEmpty {
+            built.append(makeSection(key: .null))
+            members.append([])
         }
-        built.sort { compareSections($0.key, $0.order, $1.key, $1.order) == .orderedAscending }
-        // The store's order should already be ours; make sure, so binary searches hold.
-        for s in built.indices where !isSorted(built[s].sortKeys) {
-            let order = built[s].sortKeys.indices.sorted { a, b in
-                switch SortDescriptor.compare(built[s].sortKeys[a], built[s].sortKeys[b], by: descriptors) {
+        for s in built.indices {
+            if rows.sections == nil {
+                built[s].ids = rows.ids
+                built[s].sortKeys = rows.sort
+                if retainsObjects, let objects = rows.objects { built[s].objects = objects }
+            } else {
+                let m = members[s]
+                built[s].ids = m.map { rows.ids[$0] }
+                var sort = rows.sort
+                sort.select(m)
+                built[s].sortKeys = sort
+                if retainsObjects, let objects = rows.objects { built[s].objects = m.map { objects[$0] } }
+            }
+            // The store's order should already be ours; make sure, so binary searches hold.
+            let keys = built[s].sortKeys
+            guard width > 0, !isSorted(keys, count: built[s].count) else { continue }
+            let order = built[s].ids.indices.sorted { a, b in
+                switch keys.compare(row: a, row: b, by: descriptors) {
                 case .orderedAscending: true
                 case .orderedDescending: false
                 case .orderedSame: a < b
                 }
             }
-            built[s].objects = order.map { built[s].objects[$0] }
-            built[s].sortKeys = order.map { built[s].sortKeys[$0] }
+            built[s].ids = order.map { built[s].ids[$0] }
+            built[s].sortKeys.select(order)
+            if !built[s].objects.isEmpty { built[s].objects = order.map { built[s].objects[$0] } }
         }
+        built.sort { compareSections($0.key, $0.order, $1.key, $1.order) == .orderedAscending }
         sectionStore = built
         rowKeys = [:]
-        rowKeys.reserveCapacity(objects.count)
-        for (o, k) in zip(objects, keys) { rowKeys[ObjectIdentifier(o)] = k }
+        temporaryRows = [:]
+        if retainsObjects {
+            rowKeys.reserveCapacity(rows.ids.count)
+            for s in built {
+                for r in s.ids.indices { rowKeys[s.ids[r]] = RowKey(section: s.key, sort: s.sortKeys[r]) }
+            }
+        }
+        if let objects = rows.objects {
+            for o in objects where o.objectID.isTemporaryID { temporaryRows[o.objectID] = o }
+        }
         flattened = nil
     }
 
-    private func isSorted(_ keys: [[AttributeValue]]) -> Bool {
-        guard keys.count > 1 else { return true }
-        for i in 1..<keys.count where SortDescriptor.compare(keys[i - 1], keys[i], by: descriptors) == .orderedDescending {
+    private func isSorted(_ keys: SortKeyColumns, count: Int) -> Bool {
+        guard count > 1 else { return true }
+        for i in 1..<count where keys.compare(row: i - 1, row: i, by: descriptors) == .orderedDescending {
             return false
         }
         return true
@@ -184,7 +253,7 @@ extension FetchedResultsController {
         }
         let title = delegate?.controller(self, sectionIndexTitleForSectionName: name) ?? name.first.map { String($0).uppercased() } ?? ""
         let order = descriptors.first?.sortValue(key) ?? key
-        return SectionStorage(key: key, order: order, name: name, indexTitle: title)
+        return SectionStorage(key: key, order: order, name: name, indexTitle: title, width: descriptors.count)
     }
 
     /// Orders two sections by key, the way the first sort descriptor compares (ties broken so that
@@ -223,10 +292,10 @@ extension FetchedResultsController {
     /// The first row of a section whose sort values are not before `sort`.
     func lowerBound(_ sort: [AttributeValue], in s: Int) -> Int {
         let keys = sectionStore[s].sortKeys
-        var lo = 0, hi = keys.count
+        var lo = 0, hi = sectionStore[s].count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if SortDescriptor.compare(keys[mid], sort, by: descriptors) == .orderedAscending { lo = mid + 1 } else { hi = mid }
+            if keys.compare(row: mid, to: sort, by: descriptors) == .orderedAscending { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
@@ -234,26 +303,51 @@ extension FetchedResultsController {
     /// The first row of a section whose sort values are after `sort`.
     func upperBound(_ sort: [AttributeValue], in s: Int) -> Int {
         let keys = sectionStore[s].sortKeys
-        var lo = 0, hi = keys.count
+        var lo = 0, hi = sectionStore[s].count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if SortDescriptor.compare(keys[mid], sort, by: descriptors) == .orderedDescending { hi = mid } else { lo = mid + 1 }
+            if keys.compare(row: mid, to: sort, by: descriptors) == .orderedDescending { hi = mid } else { lo = mid + 1 }
         }
         return lo
     }
 
-    /// Where an object filed under `key` is: a binary search, then a scan of the objects with equal keys.
-    func locate(_ o: T, key: RowKey) -> (Int, Int)? {
+    /// Where the row of `id`, filed under `key`, is: a binary search, then a scan of the rows with
+    /// equal keys.
+    func locate(_ id: ManagedObjectID, key: RowKey) -> (Int, Int)? {
         let (s, found) = sectionSearch(key.section)
         guard found else { return nil }
-        let objects = sectionStore[s].objects
+        let ids = sectionStore[s].ids
+        let keys = sectionStore[s].sortKeys
         var r = lowerBound(key.sort, in: s)
-        while r < objects.count, SortDescriptor.compare(sectionStore[s].sortKeys[r], key.sort, by: descriptors) == .orderedSame {
-            if objects[r] === o { return (s, r) }
+        while r < ids.count, keys.compare(row: r, to: key.sort, by: descriptors) == .orderedSame {
+            if ids[r] == id { return (s, r) }
             r += 1
         }
         // Defensive: the section is not in our order (cannot happen unless keys changed behind us).
-        return objects.firstIndex { $0 === o }.map { (s, $0) }
+        return ids.firstIndex(of: id).map { (s, $0) }
+    }
+
+    /// The keys the rows of these IDs are filed under now (IDs not in the results are left out).
+    /// Retaining controllers look them up; others scan their IDs once.
+    func filedKeys(for ids: [ManagedObjectID]) -> [ManagedObjectID: RowKey] {
+        var out: [ManagedObjectID: RowKey] = [:]
+        guard !ids.isEmpty else { return out }
+        if retainsObjects {
+            for id in ids { if let k = rowKeys[id] { out[id] = k } }
+            return out
+        }
+        let wanted = Set(ids)
+        let few = wanted.count <= 4 ? Array(wanted) : nil
+        for section in sectionStore {
+            let rows = section.ids
+            for r in rows.indices {
+                let hit = few.map { $0.contains(rows[r]) } ?? wanted.contains(rows[r])
+                guard hit else { continue }
+                out[rows[r]] = RowKey(section: section.key, sort: section.sortKeys[r])
+                if out.count == wanted.count { return out }
+            }
+        }
+        return out
     }
 
     /// Files an object under `key`, creating its section if needed; returns whether it did.
@@ -264,9 +358,120 @@ extension FetchedResultsController {
             sectionStore.insert(makeSection(key: key.section), at: s)
         }
         let r = upperBound(key.sort, in: s)
-        sectionStore[s].objects.insert(o, at: r)
+        let id = o.objectID
+        sectionStore[s].ids.insert(id, at: r)
         sectionStore[s].sortKeys.insert(key.sort, at: r)
-        rowKeys[ObjectIdentifier(o)] = key
+        if retainsObjects {
+            sectionStore[s].objects.insert(o, at: r)
+            rowKeys[id] = key
+        }
+        if id.isTemporaryID { temporaryRows[id] = o }
         return !found
+    }
+
+    /// Takes rows out of a section (rows given in any order).
+    func remove(rows: [Int], from s: Int) {
+        let sorted = rows.sorted(by: >)
+        for r in sorted {
+            let id = sectionStore[s].ids[r]
+            rowKeys[id] = nil
+            temporaryRows[id] = nil
+        }
+        if sorted.count > 8 {
+            let drop = Set(sorted)
+            let keep = sectionStore[s].ids.indices.filter { !drop.contains($0) }
+            sectionStore[s].ids = keep.map { sectionStore[s].ids[$0] }
+            sectionStore[s].sortKeys.select(keep)
+            if retainsObjects { sectionStore[s].objects = keep.map { sectionStore[s].objects[$0] } }
+        } else {
+            for r in sorted {
+                sectionStore[s].ids.remove(at: r)
+                sectionStore[s].sortKeys.remove(at: r)
+                if retainsObjects { sectionStore[s].objects.remove(at: r) }
+            }
+        }
+    }
+
+    /// Rows filed under temporary IDs whose objects have since been saved (or given permanent IDs)
+    /// are filed under their new IDs.
+    func adoptPermanentIDs() {
+        guard !temporaryRows.isEmpty else { return }
+        for (old, o) in temporaryRows where o.objectID != old {
+            let new = o.objectID
+            temporaryRows[old] = nil
+            if new.isTemporaryID { temporaryRows[new] = o }
+            let key = rowKeys[old] ?? filedKeys(for: [old])[old]
+            guard let key, let (s, r) = locate(old, key: key) else { continue }
+            sectionStore[s].ids[r] = new
+            if retainsObjects {
+                rowKeys[old] = nil
+                rowKeys[new] = key
+            }
+        }
+    }
+
+    // MARK: Materialising
+
+    /// The object of a row: the context's registered object, or a fault registered with the
+    /// rest of its batch (`fetchBatchSize` rows of the results, counted across sections) sharing
+    /// one fault batch.
+    func object(section s: Int, row r: Int) throws -> T {
+        let section = sectionStore[s]
+        if retainsObjects { return section.objects[r] }
+        if let o = managedObjectContext.registeredObject(for: section.ids[r]) as? T { return o }
+        let g = globalOffset(ofSection: s) + r
+        return try objects(inGlobalRange: g..<(g + 1))[0]
+    }
+
+    /// Every object of a section, registering faults for the rows not registered yet (in batches
+    /// of `fetchBatchSize`); `known` objects are used as they are.
+    func objects(ofSection s: Int, known: [ManagedObjectID: T] = [:]) -> [T] {
+        let section = sectionStore[s]
+        if retainsObjects { return section.objects }
+        if !known.isEmpty {
+            let all = section.ids.compactMap { known[$0] }
+            if all.count == section.count { return all }
+        }
+        let start = globalOffset(ofSection: s)
+        if let all = try? objects(inGlobalRange: start..<(start + section.count)) { return all }
+        return section.ids.compactMap { known[$0] ?? (try? managedObjectContext.object(with: $0)) as? T }
+    }
+
+    /// The row index, across sections, of a section's first row.
+    func globalOffset(ofSection s: Int) -> Int {
+        sectionStore[..<s].reduce(0) { $0 + $1.count }
+    }
+
+    /// The objects of rows `range` (counted across sections): the registered ones, and faults for
+    /// the others registered a whole batch at a time (the batches of `fetchBatchSize` rows that
+    /// `range` touches), each batch's faults sharing one fault batch.
+    func objects(inGlobalRange range: Range<Int>) throws -> [T] {
+        guard !range.isEmpty else { return [] }
+        let size = max(fetchRequest.fetchBatchSize, 1)
+        let start = (range.lowerBound / size) * size
+        let end = min(count, ((range.upperBound + size - 1) / size) * size)
+        var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(end - start)
+        var offset = 0
+        for section in sectionStore {
+            let lo = max(start, offset), hi = min(end, offset + section.count)
+            if lo < hi { ids.append(contentsOf: section.ids[(lo - offset)..<(hi - offset)]) }
+            offset += section.count
+            if offset >= end { break }
+        }
+        var out: [T] = []
+        out.reserveCapacity(ids.count)
+        var i = 0
+        while i < ids.count {
+            out.append(contentsOf: try managedObjectContext.registeredFaults(for: Array(ids[i..<min(ids.count, i + size)]), as: T.self))
+            i += size
+        }
+        return Array(out[(range.lowerBound - start)..<(range.upperBound - start)])
+    }
+
+    /// A section's public description with its objects.
+    func info(ofSection s: Int, known: [ManagedObjectID: T] = [:]) -> FetchedResultsSectionInfo<T> {
+        let section = sectionStore[s]
+        return FetchedResultsSectionInfo(name: section.name, indexTitle: section.indexTitle, objects: objects(ofSection: s, known: known))
     }
 }

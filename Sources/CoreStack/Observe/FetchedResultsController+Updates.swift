@@ -20,18 +20,25 @@ extension FetchedResultsController {
         applyChanges(deleted: Array(saved.deleted), inserted: [], updated: [], recheck: Array(saved.inserted) + Array(saved.updated))
     }
 
+    /// The IDs among `ids` the controller keeps rows of without holding their objects (none when
+    /// it retains its objects: the context holds those).
+    func claimRows(_ ids: [ManagedObjectID]) -> [ManagedObjectID] {
+        guard !retainsObjects, entity != nil else { return [] }
+        return Array(filedKeys(for: ids).keys)
+    }
+
     private func reloadAfterReset() {
         do {
             try performFetch()
         } catch {
-            rebuild(objects: [], keys: [])
+            rebuild(FetchedRows(ids: [], sections: nil, sort: SortKeyColumns(width: descriptors.count), objects: []))
             delegate?.controllerDidPerformFetch(self)
             broadcaster.send(.didPerformFetch)
         }
     }
 
     /// Whether the predicate, a sort key or the section key path reads through a relationship.
-    private var readsThroughRelationships: Bool {
+    var readsThroughRelationships: Bool {
         let paths = Array(fetchRequest.predicate?.keyPaths ?? []) + descriptors.map(\.key) + [sectionNameKeyPath].compactMap { $0 }
         return paths.contains { $0.contains(".") }
     }
@@ -40,7 +47,7 @@ extension FetchedResultsController {
     /// recheck all of them, and the objects of the fetched entity related to the changed ones.
     private func recheckCandidates(after changed: [ManagedObject]) -> [ManagedObject] {
         guard !changed.isEmpty, readsThroughRelationships else { return [] }
-        var out: [ManagedObject] = sectionStore.flatMap(\.objects)
+        var out: [ManagedObject] = sectionStore.indices.flatMap { objects(ofSection: $0) }
         let context = managedObjectContext
         for o in changed where !o.isFault {
             for rel in o.relations {
@@ -70,17 +77,29 @@ extension FetchedResultsController {
     /// when they move, join or leave.
     func applyChanges(deleted: [ManagedObject], inserted: [ManagedObject], updated: [ManagedObject], recheck: [ManagedObject]) {
         guard entity != nil else { return }
+        adoptPermanentIDs()
         var plan = ChangePlan<T>()
         var seen = Set<ObjectIdentifier>()
         let context = managedObjectContext
-        // Objects still in the context and matching the predicate, whose keys are read next.
-        var live: [(object: T, old: RowKey?, reportUpdate: Bool)] = []
+        // The candidates first, so that the keys they are filed under are looked up at once.
+        var candidates: [(object: T, gone: Bool, reportUpdate: Bool)] = []
         func consider(_ mo: ManagedObject, gone: Bool, reportUpdate: Bool) {
             guard isCandidate(mo), let o = mo as? T, seen.insert(ObjectIdentifier(o)).inserted else { return }
-            let old = rowKeys[ObjectIdentifier(o)]
+            candidates.append((o, gone, reportUpdate))
+        }
+        for o in deleted { consider(o, gone: true, reportUpdate: false) }
+        for o in inserted { consider(o, gone: false, reportUpdate: true) }
+        for o in updated { consider(o, gone: false, reportUpdate: true) }
+        for o in recheck { consider(o, gone: false, reportUpdate: false) }
+        guard !candidates.isEmpty else { return }
+        let filed = filedKeys(for: candidates.map(\.object.objectID))
+        // Objects still in the context and matching the predicate, whose keys are read next.
+        var live: [(object: T, old: RowKey?, reportUpdate: Bool)] = []
+        for (o, gone, reportUpdate) in candidates {
+            let old = filed[o.objectID]
             if gone || o.isDeleted || o.managedObjectContext !== context {
                 if let old { plan.removals.append((o, old)) }
-                return
+                continue
             }
             let matches: Bool
             do { matches = try fetchRequest.predicate.map { try PredicateEvaluator.evaluate($0, on: o) } ?? true } catch { matches = false }
@@ -90,10 +109,6 @@ extension FetchedResultsController {
                 plan.removals.append((o, old))
             }
         }
-        for o in deleted { consider(o, gone: true, reportUpdate: false) }
-        for o in inserted { consider(o, gone: false, reportUpdate: true) }
-        for o in updated { consider(o, gone: false, reportUpdate: true) }
-        for o in recheck { consider(o, gone: false, reportUpdate: false) }
         // Keys of faults come from their rows (they stay faults); one object that cannot be read
         // (gone from the store) leaves the results.
         let keys: [RowKey?] = (try? readKeys(live.map(\.object))) ?? live.map { try? readKey($0.object) }
@@ -134,37 +149,29 @@ extension FetchedResultsController {
     private func perform(_ plan: ChangePlan<T>) throws -> ChangeReport<T> {
         // 1. Old positions, in the results before the change.
         func oldPosition(_ o: T, _ key: RowKey) throws -> (Int, Int) {
-            guard let p = locate(o, key: key) else { throw Inconsistency() }
+            guard let p = locate(o.objectID, key: key) else { throw Inconsistency() }
             return p
         }
         let removalPaths = try plan.removals.map { try oldPosition($0.0, $0.1) }
         let moveFrom = try plan.moves.map { try oldPosition($0.0, $0.1) }
         let updateFrom = try plan.updates.map { try oldPosition($0.0, $0.1) }
 
+        // The objects the plan names, by ID (sections' descriptions are made of them).
+        var known: [ManagedObjectID: T] = [:]
+        for (o, _) in plan.removals { known[o.objectID] = o }
+        for (o, _) in plan.insertions { known[o.objectID] = o }
+        for (o, _, _) in plan.moves { known[o.objectID] = o }
+
         // 2. Sections that lose every object (they may be refilled below).
         var leaving: [Int: [Int]] = [:]
         for (s, r) in removalPaths + moveFrom { leaving[s, default: []].append(r) }
         var emptied: [AttributeValue: (index: Int, info: FetchedResultsSectionInfo<T>)] = [:]
-        for (s, rows) in leaving where rows.count == sectionStore[s].objects.count {
-            emptied[sectionStore[s].key] = (s, sectionStore[s].info)
+        for (s, rows) in leaving where rows.count == sectionStore[s].count {
+            emptied[sectionStore[s].key] = (s, info(ofSection: s, known: known))
         }
 
         // 3. Take the leaving objects out, last rows first.
-        for (s, rows) in leaving {
-            let sorted = rows.sorted(by: >)
-            if sorted.count > 8 {
-                let drop = Set(sorted)
-                let keep = sectionStore[s].objects.indices.filter { !drop.contains($0) }
-                sectionStore[s].objects = keep.map { sectionStore[s].objects[$0] }
-                sectionStore[s].sortKeys = keep.map { sectionStore[s].sortKeys[$0] }
-            } else {
-                for r in sorted {
-                    sectionStore[s].objects.remove(at: r)
-                    sectionStore[s].sortKeys.remove(at: r)
-                }
-            }
-        }
-        for (o, _) in plan.removals { rowKeys[ObjectIdentifier(o)] = nil }
+        for (s, rows) in leaving { remove(rows: rows, from: s) }
 
         // 4. File the arriving objects at their new keys.
         var created = Set<AttributeValue>()
@@ -172,12 +179,12 @@ extension FetchedResultsController {
         for (o, _, key) in plan.moves where file(o, key: key) { created.insert(key.section) }
 
         // 5. Drop the sections left empty.
-        sectionStore.removeAll { $0.objects.isEmpty }
+        sectionStore.removeAll { $0.ids.isEmpty }
         flattened = nil
 
         // 6. New positions, in the results after the change.
         func newPosition(_ o: T, _ key: RowKey) throws -> (Int, Int) {
-            guard let p = locate(o, key: key) else { throw Inconsistency() }
+            guard let p = locate(o.objectID, key: key) else { throw Inconsistency() }
             return p
         }
         let insertTo = try plan.insertions.map { try newPosition($0.0, $0.1) }
@@ -191,7 +198,7 @@ extension FetchedResultsController {
         report.sectionDeletes.sort { $0.1 < $1.1 }
         for key in created {
             let (s, found) = sectionSearch(key)
-            if found { report.sectionInserts.append((sectionStore[s].info, s)) }
+            if found { report.sectionInserts.append((info(ofSection: s, known: known), s)) }
         }
         report.sectionInserts.sort { $0.1 < $1.1 }
 

@@ -47,6 +47,19 @@ import Foundation
 /// and section keys of faults from the coordinator's row cache (or the parent context) without
 /// materialising them, as long as those keys are attributes of the entity. A section-name closure
 /// or a key path through a relationship fires the faults it reads.
+///
+/// **Memory.** With `fetchBatchSize` (and no section-name closure, no key path through a
+/// relationship) the controller keeps per row only the object ID and the sort values, one column
+/// per sort key (about 50 bytes a row, a string kept once when neighbouring rows share it), read by
+/// one SQL query; ``performFetch()`` registers no object. ``object(at:)`` registers the row's batch
+/// of `fetchBatchSize` rows as faults, and the controller does not keep them; ``objectID(at:)``,
+/// ``fetchedObjectIDs``, ``sectionsOfObjectIDs`` and ``numberOfObjects(inSection:)`` register
+/// nothing, while ``fetchedObjects`` and ``sections`` register every row (prefer the ID forms for
+/// large results). A changed object's row is found by scanning the IDs once per batch of changes,
+/// and merges (``ManagedObjectContext/mergeChanges(from:)``) register and report the rows the
+/// controller keeps even when the context does not hold their objects. Without a batch size the
+/// controller holds its objects, as Core Data's does. ``prepareFetch()`` runs the SQL query off the
+/// context's queue, cancellably (see ``PreparedFetch``).
 public final class FetchedResultsController<T: ManagedObject> {
     /// The request whose results the controller keeps.
     public let fetchRequest: FetchRequest<T>
@@ -64,8 +77,15 @@ public final class FetchedResultsController<T: ManagedObject> {
 
     let sectionNameProvider: ((T) -> String)?
     var sectionStore: [SectionStorage<T>] = []
-    /// Each fetched object's keys, by identity (the keys it is filed under now).
-    var rowKeys: [ObjectIdentifier: RowKey] = [:]
+    /// Whether the controller keeps its objects (no `fetchBatchSize`, a section-name closure, or
+    /// key paths through relationships); otherwise it keeps IDs and sort values only.
+    var retainsObjects = true
+    /// Each fetched object's keys, by ID (the keys it is filed under now); kept only when the
+    /// controller retains its objects (others find a row's keys by scanning their IDs).
+    var rowKeys: [ManagedObjectID: RowKey] = [:]
+    /// The objects of rows filed under a temporary ID, so that their rows follow them to their
+    /// permanent IDs when they are saved.
+    var temporaryRows: [ManagedObjectID: T] = [:]
     var entity: EntityDescription?
     var plainKeys: PlainKeyPlan?
     var observationTokens: [ObservationToken] = []
@@ -135,36 +155,61 @@ public final class FetchedResultsController<T: ManagedObject> {
         let entity = try context.entity(of: fetchRequest)
         self.entity = entity
         plainKeys = PlainKeyPlan(sortDescriptors: fetchRequest.sortDescriptors, sectionKeyPath: sectionNameProvider == nil ? sectionNameKeyPath : nil)
-        if let (objects, keys) = try batchedFetchWithKeys(entity: entity) {
-            rebuild(objects: objects, keys: keys)
+        if keepsIDs, let rows = try batchedFetchWithKeys(entity: entity) {
+            retainsObjects = false
+            rebuild(rows)
         } else {
             let objects = try context.fetch(fetchRequest)
-            rebuild(objects: objects, keys: try readKeys(objects))
+            let rows = fetchedRows(objects: objects, keys: try readKeys(objects))
+            retainsObjects = !keepsIDs
+            rebuild(rows)
         }
         startObserving()
         delegate?.controllerDidPerformFetch(self)
         broadcaster.send(.didPerformFetch)
     }
 
-    private func startObserving() {
+    /// Whether a fetch keeps IDs and sort keys rather than objects (with `fetchBatchSize`, keys
+    /// that need no closure, nothing read through relationships).
+    var keepsIDs: Bool { fetchRequest.fetchBatchSize > 0 && sectionNameProvider == nil && !readsThroughRelationships }
+
+    func startObserving() {
         guard observationTokens.isEmpty else { return }
         let context = managedObjectContext
         observationTokens.append(context.addObjectsDidChangeObserver { [weak self] change in self?.contextObjectsDidChange(change) })
         observationTokens.append(context.addDidSaveObserver { [weak self] saved in self?.contextDidSave(saved) })
+        observationTokens.append(ObservationToken(id: context.observers.add(rowClaim: { [weak self] ids in self?.claimRows(ids) ?? [] }), context: context))
     }
 
     // MARK: Results
 
     /// Every fetched object, section after section (empty before ``performFetch()``).
     ///
+    /// With `fetchBatchSize` (and the controller keeping IDs, see **Memory** above) this registers
+    /// a fault for every row the context does not hold yet, in batches of `fetchBatchSize` (no
+    /// row is read until a fault fires), and builds a new array at each call: prefer
+    /// ``object(at:)`` or ``fetchedObjectIDs`` for large results.
+    ///
     /// ```swift
     /// let titles = controller.fetchedObjects.map(\.title)
     /// ```
     public var fetchedObjects: [T] {
         if let flattened { return flattened }
-        let all = sectionStore.flatMap(\.objects)
-        flattened = all
-        return all
+        if retainsObjects {
+            let all = sectionStore.flatMap(\.objects)
+            flattened = all
+            return all
+        }
+        return (try? objects(inGlobalRange: 0..<count)) ?? sectionStore.indices.flatMap { objects(ofSection: $0) }
+    }
+
+    /// The IDs of every fetched object, section after section; no object is registered.
+    ///
+    /// ```swift
+    /// let ids = controller.fetchedObjectIDs
+    /// ```
+    public var fetchedObjectIDs: [ManagedObjectID] {
+        sectionStore.count == 1 ? sectionStore[0].ids : sectionStore.flatMap(\.ids)
     }
 
     /// How many objects the controller holds.
@@ -172,7 +217,7 @@ public final class FetchedResultsController<T: ManagedObject> {
     /// ```swift
     /// let total = controller.count
     /// ```
-    public var count: Int { sectionStore.reduce(0) { $0 + $1.objects.count } }
+    public var count: Int { sectionStore.reduce(0) { $0 + $1.count } }
 
     /// How many sections the controller holds.
     ///
@@ -183,10 +228,32 @@ public final class FetchedResultsController<T: ManagedObject> {
 
     /// The sections, in order, with their objects.
     ///
+    /// With `fetchBatchSize` this registers every row's object as ``fetchedObjects`` does; read
+    /// ``sectionsOfObjectIDs`` (or ``numberOfObjects(inSection:)``) instead for large results.
+    ///
     /// ```swift
     /// let first = controller.sections.first?.name
     /// ```
-    public var sections: [FetchedResultsSectionInfo<T>] { sectionStore.map(\.info) }
+    public var sections: [FetchedResultsSectionInfo<T>] { sectionStore.indices.map { info(ofSection: $0) } }
+
+    /// The sections, in order, with their objects' IDs: no object is registered or read, and the
+    /// arrays are shared with the controller (no copy).
+    ///
+    /// ```swift
+    /// for section in controller.sectionsOfObjectIDs { print(section.name, section.numberOfObjects) }
+    /// ```
+    public var sectionsOfObjectIDs: [FetchedResultsSectionInfo<ManagedObjectID>] {
+        sectionStore.map { FetchedResultsSectionInfo(name: $0.name, indexTitle: $0.indexTitle, objects: $0.ids) }
+    }
+
+    /// How many objects a section holds (0 for a section index outside the results).
+    ///
+    /// ```swift
+    /// let rows = controller.numberOfObjects(inSection: 0)
+    /// ```
+    public func numberOfObjects(inSection section: Int) -> Int {
+        sectionStore.indices.contains(section) ? sectionStore[section].count : 0
+    }
 
     /// The index titles of the sections, in order, each once.
     ///
@@ -207,15 +274,18 @@ public final class FetchedResultsController<T: ManagedObject> {
         sectionStore.firstIndex { $0.indexTitle == title }
     }
 
-    /// The object at an index path, or nil when the path is outside the results.
+    /// The object at an index path, or nil when the path is outside the results (or, with
+    /// `fetchBatchSize`, when its object cannot be registered).
+    ///
+    /// With `fetchBatchSize` a row the context does not hold is registered as a fault together with
+    /// the other rows of its batch (`fetchBatchSize` rows); firing it reads the batch's rows in one
+    /// query. The controller does not keep the object: the context (or the caller) does.
     ///
     /// ```swift
     /// let book = controller[IndexPath(row: 2, section: 0)]
     /// ```
     public subscript(indexPath: IndexPath) -> T? {
-        guard let (s, r) = indexPath.sectionAndRow, sectionStore.indices.contains(s), sectionStore[s].objects.indices.contains(r)
-        else { return nil }
-        return sectionStore[s].objects[r]
+        try? object(at: indexPath)
     }
 
     /// The object at an index path; throws when the path is outside the results.
@@ -224,20 +294,55 @@ public final class FetchedResultsController<T: ManagedObject> {
     /// let book = try controller.object(at: [0, 0])
     /// ```
     public func object(at indexPath: IndexPath) throws -> T {
-        guard let o = self[indexPath] else {
+        guard let (s, r) = indexPath.sectionAndRow, sectionStore.indices.contains(s), sectionStore[s].ids.indices.contains(r) else {
             throw CoreStackError.invalidFetchRequest(
                 "no object at \(indexPath) in \(sectionStore.count) sections of a fetched-results controller")
         }
-        return o
+        return try object(section: s, row: r)
     }
 
-    /// The index path of an object, or nil when it is not in the results. A binary search.
+    /// The ID of the object at an index path, or nil when the path is outside the results; no
+    /// object is registered or read.
+    ///
+    /// ```swift
+    /// let id = controller.objectID(at: [0, 5])
+    /// ```
+    public func objectID(at indexPath: IndexPath) -> ManagedObjectID? {
+        guard let (s, r) = indexPath.sectionAndRow, sectionStore.indices.contains(s), sectionStore[s].ids.indices.contains(r)
+        else { return nil }
+        return sectionStore[s].ids[r]
+    }
+
+    /// The index path of an object, or nil when it is not in the results. A binary search on the
+    /// object's keys (with `fetchBatchSize`, a scan of the IDs when its keys changed since the
+    /// controller last filed it).
     ///
     /// ```swift
     /// if let path = controller.indexPath(for: book) { table.scroll(to: path) }
     /// ```
     public func indexPath(for object: T) -> IndexPath? {
-        guard let key = rowKeys[ObjectIdentifier(object)], let (s, r) = locate(object, key: key) else { return nil }
+        indexPath(forObjectID: object.objectID, object: object)
+    }
+
+    /// The index path of the object with this ID, or nil when it is not in the results.
+    ///
+    /// ```swift
+    /// if let path = controller.indexPath(forObjectID: id) { table.select(path) }
+    /// ```
+    public func indexPath(forObjectID id: ManagedObjectID) -> IndexPath? {
+        indexPath(forObjectID: id, object: managedObjectContext.registeredObject(for: id) as? T)
+    }
+
+    private func indexPath(forObjectID id: ManagedObjectID, object: T?) -> IndexPath? {
+        // Objects given permanent IDs since the last change notification (obtainPermanentIDs).
+        adoptPermanentIDs()
+        if let key = rowKeys[id], let (s, r) = locate(id, key: key) { return IndexPath(indexes: [s, r]) }
+        if retainsObjects { return nil }
+        // Keys as the object has them now (from its row when it is a fault), then a scan.
+        if let object, let key = try? readKeys([object]).first, let (s, r) = locate(id, key: key) {
+            return IndexPath(indexes: [s, r])
+        }
+        guard let key = filedKeys(for: [id])[id], let (s, r) = locate(id, key: key) else { return nil }
         return IndexPath(indexes: [s, r])
     }
 

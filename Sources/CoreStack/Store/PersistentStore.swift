@@ -72,6 +72,19 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// let keyed = try store.fetchObjectIDs(request, valuesAt: [book.attributeSlots["title"]!])
     /// ```
     func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])]
+    /// The IDs of the rows matching a request, in its order, and the values of a few attributes
+    /// as columns (one array per slot, each parallel to the IDs): ``fetchObjectIDs(_:valuesAt:)``
+    /// without an array per row, for a fetched-results controller over many rows. It may run on
+    /// any thread; when `cancellation` is cancelled it stops and throws `CancellationError` (the
+    /// SQLite store stops its query mid-way). The default implementation transposes
+    /// ``fetchObjectIDs(_:valuesAt:)``, checking `cancellation` before and after.
+    ///
+    /// ```swift
+    /// let (ids, columns) = try store.fetchObjectIDColumns(request, valuesAt: [book.attributeSlots["title"]!], cancellation: nil)
+    /// ```
+    func fetchObjectIDColumns(
+        _ request: StoreFetchRequest, valuesAt slots: [Int], cancellation: FetchCancellation?
+    ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]])
     /// The values of a dictionary fetch, one array per result row in `columns`' order: plain
     /// attributes and to-one destinations (as URIs), or, grouped by the attribute slots `groupBy`
     /// (or over all rows when only aggregates are asked for), aggregates. The request's offset and
@@ -122,6 +135,17 @@ extension PersistentStore {
     /// Default: fetches the rows and computes the columns, grouping and aggregates in memory.
     public func fetchDictionaryRows(_ request: StoreFetchRequest, columns: [DictionaryColumn], groupBy: [Int]) throws -> [[AttributeValue]] {
         try DictionaryColumn.rowsInMemory(self, request, columns: columns, groupBy: groupBy)
+    }
+
+    /// Default: transposes ``fetchObjectIDs(_:valuesAt:)``, checking `cancellation` before and after.
+    public func fetchObjectIDColumns(
+        _ request: StoreFetchRequest, valuesAt slots: [Int], cancellation: FetchCancellation?
+    ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
+        try cancellation?.check()
+        let rows = try fetchObjectIDs(request, valuesAt: slots)
+        try cancellation?.check()
+        let columns = slots.indices.map { i in rows.map { i < $0.values.count ? $0.values[i] : .null } }
+        return (rows.map(\.objectID), columns)
     }
 
     /// Default: fetches the rows and keeps their IDs and the values at `slots`.

@@ -21,6 +21,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Stamps row-cache entries as they are put or read: live stamps are distinct, older is
     /// less recently used.
     private var useClock: UInt64 = 0
+    /// See ``storeGeneration``.
+    private var generation: UInt64 = 0
     private var cacheLimit: Int? = PersistentStoreCoordinator.defaultRowCacheLimit
     private var permanentIDs = PermanentIDRuns()
     private var rootContexts: [WeakContext] = []
@@ -288,6 +290,23 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try requireStore().fetchObjectIDs(request)
     }
 
+    /// The IDs a store request selects with the values of a few attributes, one column per slot;
+    /// no row cached.
+    func fetchObjectIDColumns(
+        _ request: StoreFetchRequest, valuesAt slots: [Int], cancellation: FetchCancellation? = nil
+    ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
+        try requireStore().fetchObjectIDColumns(request, valuesAt: slots, cancellation: cancellation)
+    }
+
+    /// A number that changes whenever this coordinator saves, or forgets rows because the store
+    /// changed behind it (batch requests, merged history): a fetch run off a context's queue is
+    /// applied only when it has not changed since the fetch began.
+    var storeGeneration: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return generation
+    }
+
     /// The IDs a store request selects with a few attribute values each, no row cached.
     func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
         try requireStore().fetchObjectIDs(request, valuesAt: slots)
@@ -369,6 +388,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let versions = try store.save(request)
         lock.lock()
         defer { lock.unlock() }
+        generation &+= 1
         let insertedCount = request.inserted.count
         func settle(_ changes: inout [StoreRowChange], from base: Int) {
             // By index, dropping each change's values once cached: a `for change in changes` copy
@@ -392,6 +412,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// connection, a batch request).
     func forgetRows(_ ids: some Sequence<ManagedObjectID>) {
         lock.lock()
+        generation &+= 1
         for id in ids { rowCache[permanentIDs[id] ?? id] = nil }
         lock.unlock()
     }
@@ -399,6 +420,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Forgets every cached row (after the store changed behind the coordinator's back).
     public func invalidateRowCache() {
         lock.lock()
+        generation &+= 1
         rowCache.removeAll()
         lock.unlock()
     }

@@ -111,6 +111,18 @@ enum SQLiteRawBinding {
         }
     }
 
+    /// Whether column `i` is text whose bytes are `string`'s (no string is made).
+    static func text(_ h: SQLiteStatement, _ i: Int32, equals string: String) -> Bool {
+        guard sqlite3_column_type(h, i) == SQLITE_TEXT, let p = sqlite3_column_text(h, i) else { return false }
+        let count = Int(sqlite3_column_bytes(h, i))
+        var copy = string
+        return copy.withUTF8 { bytes in
+            guard bytes.count == count else { return false }
+            guard count > 0, let base = bytes.baseAddress else { return true }
+            return memcmp(base, p, count) == 0
+        }
+    }
+
     /// Column `i` as an integer, nil when NULL (or not a number).
     static func int64(_ h: SQLiteStatement, _ i: Int32) -> Int64? {
         switch sqlite3_column_type(h, i) {

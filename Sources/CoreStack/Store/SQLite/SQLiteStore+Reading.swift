@@ -103,6 +103,83 @@ extension SQLiteStore {
         }
     }
 
+    /// The IDs of the matching rows and the values of a few attribute slots, as columns. With a
+    /// `cancellation`, a progress handler on the connection stops the query (sort included) soon
+    /// after it is cancelled, and the call throws `CancellationError`.
+    public func fetchObjectIDColumns(
+        _ request: StoreFetchRequest, valuesAt slots: [Int], cancellation: FetchCancellation?
+    ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
+        try cancellation?.check()
+        do {
+            return try fetchObjectIDColumns(request, slots: slots, cancellation: cancellation)
+        } catch {
+            if cancellation?.isCancelled == true { throw CancellationError() }
+            throw error
+        }
+    }
+
+    private func fetchObjectIDColumns(
+        _ request: StoreFetchRequest, slots: [Int], cancellation: FetchCancellation?
+    ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
+        let mapping = try schema.mapping(for: request.entity)
+        let entity = mapping.entity
+        var columns = ["t0.Z_PK", "t0.Z_ENT"]
+        var types: [AttributeType] = []
+        for slot in slots {
+            guard slot >= 0, slot < entity.allAttributes.count, let column = mapping.attributeColumns[slot] else {
+                throw CoreStackError.invalidFetchRequest("attribute slot \(slot) of \(entity.name) is not stored")
+            }
+            columns.append("t0.\(column)")
+            types.append(entity.attributeTypes[slot])
+        }
+        let expected = try expectedCount(request)
+        return try readStatement { db in
+            let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
+            let statement = try db.cachedStatement(sql: sql)
+            let token = StoreIdentifiers.token(for: identifier)
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(expected)
+            var values = [[AttributeValue]](repeating: [], count: types.count)
+            for i in values.indices { values[i].reserveCapacity(expected) }
+            var previous = [AttributeValue](repeating: .null, count: types.count)
+            var lastNumber = -1
+            var lastEntity: EntityDescription?
+            // Every 1,000 virtual-machine steps SQLite asks whether to go on.
+            if let cancellation, let connection = db.sqliteConnection {
+                sqlite3_progress_handler(
+                    connection, 1000,
+                    { context in
+                        guard let context else { return 0 }
+                        return Unmanaged<FetchCancellation>.fromOpaque(context).takeUnretainedValue().progressed() ? 1 : 0
+                    }, Unmanaged.passUnretained(cancellation).toOpaque())
+            }
+            defer { if cancellation != nil, let connection = db.sqliteConnection { sqlite3_progress_handler(connection, 0, nil, nil) } }
+            try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
+                guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
+                    throw CoreStackError.storeCorrupted(path: path, reason: "\(mapping.table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
+                }
+                if Int(ent) != lastNumber {
+                    lastNumber = Int(ent)
+                    lastEntity = entityPlans[lastNumber]?.entity
+                }
+                guard let rowEntity = lastEntity else { return }
+                for (i, type) in types.enumerated() {
+                    // A string equal to the previous row's shares its storage (a sorted column
+                    // repeats its values side by side): kept once, not read into a new string.
+                    if type == .string, case let .string(last) = previous[i], SQLiteRawBinding.text(h, Int32(i + 2), equals: last) {
+                        values[i].append(previous[i])
+                        continue
+                    }
+                    let value = SQLiteRawBinding.column(h, Int32(i + 2), type: type)
+                    previous[i] = value
+                    values[i].append(value)
+                }
+                ids.append(ManagedObjectID(entity: rowEntity, storeToken: token, primaryKey: pk))
+            }
+            return (ids, values)
+        }
+    }
+
     /// The IDs of the matching rows with the values of a few attribute slots.
     public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
         let mapping = try schema.mapping(for: request.entity)
