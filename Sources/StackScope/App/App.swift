@@ -48,6 +48,7 @@ extension App {
             return s.entities.changedAt.isEmpty ? [] : [.startTicking]
         case let .tableOpened(t):
             s.busy = nil
+            s.table.sortShown = nil
             s.table.source = t.source
             s.table.columns = t.columns
             s.table.sort = t.sort
@@ -65,6 +66,10 @@ extension App {
             return settle(&s)
         case let .tableFailed(source, message):
             s.busy = nil
+            if let shown = s.table.sortShown {
+                (s.table.sort, s.table.sectioned) = shown
+                s.table.sortShown = nil
+            }
             if s.table.source == nil || s.table.source == source && s.table.rowCount == 0 && s.table.columns.isEmpty {
                 s.table.source = source
                 s.table.error = message
@@ -195,6 +200,10 @@ extension App {
         if let busy = s.busy, key == .escape || key == .ctrl("c") {
             // Esc or Ctrl-C stops long work; the screen stays as it was before it started.
             s.busy = nil
+            if let shown = s.table.sortShown {
+                (s.table.sort, s.table.sectioned) = shown
+                s.table.sortShown = nil
+            }
             setStatus(&s, "Cancelled: \(busy)", .warning)
             return [.cancelWork]
         }
@@ -523,7 +532,8 @@ extension App {
         let sectioned = s.table.sectioned && !sort.isEmpty
         setStatus(&s, sort.isEmpty ? "Unsorted (store order)" : "Sorted by " + sort.map { "\($0.column) \($0.ascending ? "↑" : "↓")" }.joined(separator: ", "), .info)
         s.busy = "Sorting"
-        // Noted at once, so keys typed before the fetch lands build on it.
+        // Noted at once, so keys typed before the fetch lands build on it; Esc puts back what is shown.
+        if s.table.sortShown == nil { s.table.sortShown = (s.table.sort, s.table.sectioned) }
         s.table.sort = sort
         s.table.sectioned = sectioned
         return [.openTable(source, sort: sort, sectioned: sectioned, filter: s.table.filter, keepSelection: s.table.selectedID), .startTicking]

@@ -301,6 +301,9 @@ public struct TableState: Sendable {
     public var sort: [SortKey] = []
     /// Sections by the first sort key, shown as group headers.
     public var sectioned = false
+    /// While a re-sort's fetch runs: the sort keys and sectioning of the rows still shown (Esc
+    /// puts them back); nil otherwise.
+    public var sortShown: (sort: [SortKey], sectioned: Bool)?
     /// The filter in force (a predicate that parsed and ran).
     public var filter: String?
     /// Rows in all, section headers included.

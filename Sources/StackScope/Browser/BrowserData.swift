@@ -72,10 +72,29 @@ final class BrowserData {
 
     // MARK: The table
 
-    /// Fetches a table's objects into a new controller (the old one is kept if this fails).
-    func openTable(
+    /// How many objects the table's controller materialises at a time (the rows a window reads).
+    static let tableBatchSize = 64
+
+    /// A table fetch begun on the main queue: its SQL query (the IDs and sort keys of the rows)
+    /// runs off the main queue with ``PreparedFetch/run()`` and can be cancelled (Esc), then
+    /// ``finishTable(_:result:)`` applies it in one short step. The old table stays until then.
+    struct TableFetch: @unchecked Sendable {
+        // Built and applied on the main queue; only `fetch` (Sendable) is used off it.
+        let controller: FetchedResultsController<ManagedObject>
+        let fetch: PreparedFetch
+        let source: TableSource
+        let sort: [SortKey]
+        let sectionKey: String?
+        let filter: String?
+        let keepSelection: ManagedObjectID?
+        let columns: [AttributeDescription]
+    }
+
+    /// Builds a table's controller and prepares its fetch (nothing is read yet; the table shown
+    /// does not change). A malformed filter or an unknown column throws here.
+    func beginTable(
         _ source: TableSource, sort: [SortKey], sectioned: Bool, filter: String?, keepSelection: ManagedObjectID?
-    ) throws -> TableOpened {
+    ) throws -> TableFetch {
         try context.performAndWait {
             let entity = try session.model.requireEntity(source.entityName)
             var request = FetchRequest<ManagedObject>(entityName: entity.name)
@@ -89,26 +108,47 @@ final class BrowserData {
                 throw CoreStackError.unknownKey(entity: entity.name, key: key.column)
             }
             request.sortDescriptors = sort.map { SortDescriptor($0.column, ascending: $0.ascending) }
+            request.fetchBatchSize = Self.tableBatchSize
             let sectionKey = sectioned ? sort.first?.column : nil
             let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: sectionKey)
-            controller.delegate = tableDelegate
-            try controller.performFetch()
-            self.controller = controller
-            self.source = source
-            self.sectioned = sectionKey != nil
-            columns = entity.allAttributes.filter { !$0.isTransient }
+            let fetch = try controller.prepareFetch()
+            return TableFetch(
+                controller: controller, fetch: fetch, source: source, sort: sort, sectionKey: sectionKey, filter: filter,
+                keepSelection: keepSelection, columns: entity.allAttributes.filter { !$0.isTransient })
+        }
+    }
+
+    /// Applies a table fetch whose query has run: the new controller replaces the old one.
+    /// Throws `CancellationError` when it was cancelled (the old table stays).
+    func finishTable(_ t: TableFetch, result: PreparedFetchResult) throws -> TableOpened {
+        try context.performAndWait {
+            t.controller.delegate = tableDelegate
+            try t.controller.apply(result)
+            self.controller = t.controller
+            self.source = t.source
+            self.sectioned = t.sectionKey != nil
+            columns = t.columns
             rebuildSectionStarts()
-            selectedID = keepSelection
+            selectedID = t.keepSelection
             let columnInfo = columns.map {
                 ColumnInfo(
                     name: $0.name, typeName: ValueFormatter.typeName($0.type), alignRight: ValueFormatter.isNumeric($0.type),
                     width: DisplayWidth.of($0.name) + 2)
             }
             return TableOpened(
-                source: source, columns: columnInfo, sort: sectionKey == nil && sort.isEmpty ? [] : sort, sectioned: self.sectioned,
-                filter: filter, rowCount: rowCount, objectCount: controller.count,
-                selectedIndex: keepSelection.flatMap { displayIndex(of: $0) })
+                source: t.source, columns: columnInfo, sort: t.sectionKey == nil && t.sort.isEmpty ? [] : t.sort, sectioned: self.sectioned,
+                filter: t.filter, rowCount: rowCount, objectCount: t.controller.count,
+                selectedIndex: t.keepSelection.flatMap { displayIndex(of: $0) })
         }
+    }
+
+    /// Fetches a table's objects into a new controller, all on the calling (main) queue (the old
+    /// one is kept if this fails).
+    func openTable(
+        _ source: TableSource, sort: [SortKey], sectioned: Bool, filter: String?, keepSelection: ManagedObjectID?
+    ) throws -> TableOpened {
+        let t = try beginTable(source, sort: sort, sectioned: sectioned, filter: filter, keepSelection: keepSelection)
+        return try finishTable(t, result: try t.fetch.run())
     }
 
     /// The objects of `owner`'s relationship `key`, as a predicate on the destination entity.
@@ -155,7 +195,7 @@ final class BrowserData {
     }
 
     func displayIndex(of id: ManagedObjectID) -> Int? {
-        guard let controller, let object = context.registeredObject(for: id), let path = controller.indexPath(for: object) else { return nil }
+        guard let controller, let path = controller.indexPath(forObjectID: id) else { return nil }
         return displayIndex(of: path)
     }
 

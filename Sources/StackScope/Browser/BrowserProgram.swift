@@ -25,6 +25,9 @@ public final class BrowserProgram {
     var workEpoch = 0
     /// How many rows a search looks at per turn of the main queue (between them keys are read).
     public var searchStepRows = 4_096
+    /// Called on the background queue just before a table fetch's query runs (tests hold it
+    /// there to press keys while it runs, as on a store where the query takes seconds).
+    public var tableFetchWillRun: (@Sendable () -> Void)?
     /// The context whose save last met a merge conflict (the conflict report's choices refresh it).
     var conflictContext: ManagedObjectContext?
     private var queue: [Action] = []
@@ -39,6 +42,8 @@ public final class BrowserProgram {
     private var ticker: (any DispatchSourceTimer)?
     /// Jobs scheduled on the main queue and not finished (for ``isIdle``).
     private var pendingJobs = 0
+    /// The table fetch whose query is running off the main queue (Esc cancels it).
+    private var tableFetch: BrowserData.TableFetch?
     let clock: @Sendable () -> Date
     /// Writes text to the terminal's clipboard (OSC 52 by default).
     public var copyHandler: (String) -> Void = { text in
@@ -195,8 +200,7 @@ public final class BrowserProgram {
                 // Cancelled (Esc) before it started: the table stays as it was.
                 guard epoch == workEpoch else { return }
                 do {
-                    let opened = try data.openTable(source, sort: sort, sectioned: sectioned, filter: filter, keepSelection: keep)
-                    dispatch(.tableOpened(opened))
+                    startTableFetch(try data.beginTable(source, sort: sort, sectioned: sectioned, filter: filter, keepSelection: keep), epoch: epoch)
                 } catch {
                     dispatch(.tableFailed(source: source, message: (filter.map { "Filter “\($0)”: " } ?? "") + StackScopeErrorMessage.line(for: error)))
                 }
@@ -278,8 +282,44 @@ public final class BrowserProgram {
             runEdit(edit)
         case .cancelWork:
             workEpoch += 1
+            tableFetch?.fetch.cancel()
+            tableFetch = nil
         case let .mergeRemote(change):
             mergeRemote(change)
+        }
+    }
+
+    /// Runs a table fetch's SQL query on a background queue (keys, Esc among them, are read
+    /// meanwhile), then applies it on the main queue unless it was cancelled or superseded; the
+    /// table shown stays until then. Counted in ``isIdle``.
+    private func startTableFetch(_ t: BrowserData.TableFetch, epoch: Int) {
+        tableFetch?.fetch.cancel()  // a newer table wins
+        tableFetch = t
+        pendingJobs += 1
+        let fetch = t.fetch
+        let box = TableFetchResultBox()
+        let willRun = tableFetchWillRun
+        let finish = MainQueueJob { [self] in
+            pendingJobs -= 1
+            let current = tableFetch?.fetch === fetch
+            if current { tableFetch = nil }
+            // Cancelled (Esc) or superseded by a newer table: the table shown stays.
+            guard current, epoch == workEpoch, let result = box.result else {
+                flush()
+                return
+            }
+            do {
+                dispatch(.tableOpened(try data.finishTable(t, result: result.get())))
+            } catch is CancellationError {
+                flush()
+            } catch {
+                dispatch(.tableFailed(source: t.source, message: (t.filter.map { "Filter “\($0)”: " } ?? "") + StackScopeErrorMessage.line(for: error)))
+            }
+        }
+        DispatchQueue.global(qos: .userInitiated).async {
+            willRun?()
+            box.result = Result { try fetch.run() }
+            DispatchQueue.main.async { finish.run() }
         }
     }
 
@@ -367,6 +407,12 @@ final class MainMailbox: @unchecked Sendable {
     func post(_ action: Action) {
         DispatchQueue.main.async { [self] in program?.dispatch(action) }
     }
+}
+
+/// A table fetch's result, written by the background queue that ran the query and read on the main
+/// queue after it: the `DispatchQueue.main.async` between them orders the two.
+final class TableFetchResultBox: @unchecked Sendable {
+    var result: Result<PreparedFetchResult, any Error>?
 }
 
 /// A closure that belongs to the main queue, carried to it by Dispatch. The browser's program and

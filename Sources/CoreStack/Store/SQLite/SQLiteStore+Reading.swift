@@ -133,7 +133,7 @@ extension SQLiteStore {
             types.append(entity.attributeTypes[slot])
         }
         let expected = try expectedCount(request)
-        return try readStatement { db in
+        let query = { [self] (db: Database) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) in
             let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
             let statement = try db.cachedStatement(sql: sql)
             let token = StoreIdentifiers.token(for: identifier)
@@ -178,6 +178,10 @@ extension SQLiteStore {
             }
             return (ids, values)
         }
+        // Off a context's queue (a cancellable fetch), on the second connection when the file is
+        // in WAL mode, so the store's own connection stays free for the queue's faults and saves.
+        if cancellation != nil, let result = try offQueueReader.read(query) { return result }
+        return try readStatement(query)
     }
 
     /// The IDs of the matching rows with the values of a few attribute slots.

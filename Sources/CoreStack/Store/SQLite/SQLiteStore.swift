@@ -50,6 +50,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     let path: String
     let dbQueue: DatabaseQueue
+    /// A read-only connection for long reads off a context's queue (opened on first use).
+    let offQueueReader: SQLiteOffQueueReader
     /// For a read-only store: whether the `-wal` and `-shm` files existed when it opened. SQLite
     /// creates them for a read-only connection to a WAL-mode file; ``deinit`` removes the ones
     /// this store created (through ``SQLiteSideFiles``, which counts every store's connection),
@@ -215,6 +217,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     ) throws {
         let path = url.path
         self.path = path
+        self.offQueueReader = SQLiteOffQueueReader(path: path)
         self.options = options
         self.url = url
         self.model = model
@@ -292,6 +295,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     deinit {
+        offQueueReader.close()
         // Side files go only once the connection is closed: an open connection still uses its -shm.
         let closed = (try? dbQueue.close()) != nil
         let had: (wal: Bool, shm: Bool) = closed ? sideFilesAtOpen ?? (true, true) : (true, true)
