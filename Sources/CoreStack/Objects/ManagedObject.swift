@@ -41,8 +41,19 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // and the 4-byte set positions come last, packed together: stored properties are laid out in
     // declaration order, and every byte of an object counts when a fetch makes 100,000 of them.
     // Every field keeps Swift's run-time exclusivity checks (an overlapping access traps instead
-    // of corrupting the object); switching them off measured within noise (BENCHMARKS.md).
-    @usableFromInline final var values: [AttributeValue] = []
+    // of corrupting the object), except `values` and `faultState`, which every typed property
+    // read touches (two `swift_beginAccess` calls per read: property reads of workload 2 take
+    // 2-3 times as long with them, BENCHMARKS.md, issue 19). What makes skipping them safe, and
+    // who upholds it:
+    // - an object's fields are only touched on its context's queue (the context's entry points
+    //   trap elsewhere; CORESTACK_CONCURRENCY_DEBUG=1 checks every fault and property change),
+    //   so two threads never access them at once;
+    // - CoreStack's own code makes only instantaneous accesses to them: a read, an element
+    //   assignment or a whole-array swap; no `inout` to either is ever held across a call (no
+    //   `&values`, no `values.withUnsafe…`, no closure run inside a `modify`), so no user code
+    //   (observers, `awakeFromFetch`, `willSave`, subclass overrides) runs during an access.
+    // Tests: ManagedObjectFieldAccessTests (run under ThreadSanitizer and AddressSanitizer in CI).
+    @exclusivity(unchecked) @usableFromInline final var values: [AttributeValue] = []
     var relations: [RelationSlot] = []
     /// The values as last fetched or saved.
     var committed: RowSnapshot?
@@ -53,7 +64,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The last error a typed property accessor (``Attribute``, ``ToOne``…) swallowed: accessors
     /// cannot throw, so a refused value or a fault that could not fire is recorded here.
     public var lastAccessorError: (any Error)?
-    @usableFromInline final var faultState: FaultState = .fault
+    /// Skips run-time exclusivity checks, like `values` (see the note above `values`).
+    @exclusivity(unchecked) @usableFromInline final var faultState: FaultState = .fault
     var changeState: ChangeState = .clean
     /// In the context's pending insertions or updates (the next objectsDidChange): lets a change
     /// skip re-recording an object already pending, without loading its context.
