@@ -103,7 +103,7 @@ struct PrimaryKeyTableTests {
         #expect(table.values.map(\.name).sorted() == ["inner", "six"])
     }
 
-    @Test("a page the table drops while a value is read from it stays valid for that read")
+    @Test("removeAll(where:) that empties every page frees them all and forgets the hot page; the table starts over")
     func pageDroppedDuringRemoveAll() throws {
         let model = try LibraryModel.make()
         let author = try #require(model.entity(named: "Author"))
