@@ -8,6 +8,10 @@
 /// ```swift
 /// object.managedObjectContext   // context.link.context, nil once the context is gone
 /// ```
+///
+/// `@unchecked Sendable`: `context` is emptied only by the context's `deinit` (after which no
+/// code runs on the context's queue for it) and `recordsUndo` is read and written on the
+/// context's queue; objects, which read both, are confined to that queue too.
 final class ContextLink: @unchecked Sendable {
     /// The context; set once it is initialised, cleared by its `deinit`.
     unowned var context: ManagedObjectContext?

@@ -117,9 +117,9 @@ public struct SavedObjectIDs: Sendable, Hashable {
 
 /// Keeps an observer registered; remove it with ``ManagedObjectContext/removeObserver(_:)`` or by
 /// dropping every reference to the token.
-public final class ObservationToken: @unchecked Sendable {
+public final class ObservationToken: Sendable {
     let id: Int
-    weak var context: ManagedObjectContext?
+    weak let context: ManagedObjectContext?
 
     init(id: Int, context: ManagedObjectContext) {
         self.id = id

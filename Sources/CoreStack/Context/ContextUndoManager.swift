@@ -33,6 +33,8 @@ import OrderedCollections
 /// ``ManagedObjectContext/rollback()`` and ``ManagedObjectContext/reset()`` clear both stacks.
 ///
 /// The manager is confined to its context's queue, like the context's objects.
+/// `@unchecked Sendable` so a context (itself `Sendable`) can hold it; every access happens on
+/// the context's queue, which its entry points check.
 public final class ContextUndoManager: @unchecked Sendable {
     /// The context recording into this manager (set by ``ManagedObjectContext/undoManager``).
     weak var context: ManagedObjectContext?

@@ -24,6 +24,10 @@ import OrderedCollections
 ///
 /// On Linux the main queue runs only while the main thread services it (`dispatchMain()`, a run
 /// loop, or the main actor): never wait on a main-queue context from the main thread's own work.
+///
+/// `@unchecked Sendable`: a context is shared so that any thread can call ``perform(_:)-(()->Void)``
+/// and ``performAndWait(_:)``; its mutable state is confined to its queue (the entry points trap
+/// elsewhere), except the observer lists and `children`, which are locked.
 public final class ManagedObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Which queue a context is bound to.
     public enum ConcurrencyType: Sendable {
@@ -101,17 +105,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     }()
     static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
 
-    // The context's state is confined to its queue: the fields every fetch, insert and change
-    // touches skip run-time exclusivity checks.
-    @exclusivity(unchecked) var registered = ObjectRegistry()
+    // The context's state, confined to its queue.
+    var registered = ObjectRegistry()
     /// The registry size (permanent IDs) at which the next sweep of unreferenced clean objects
     /// runs (see `sweepUnreferencedObjectsIfGrown()`).
-    @exclusivity(unchecked) var nextRegistrySweep = ManagedObjectContext.registrySweepMinimum
-    @exclusivity(unchecked) var insertedObjects = ObjectSet(.inserted)
-    @exclusivity(unchecked) var updatedObjects = ObjectSet(.updated)
-    @exclusivity(unchecked) var deletedObjects = ObjectSet(.deleted)
+    var nextRegistrySweep = ManagedObjectContext.registrySweepMinimum
+    var insertedObjects = ObjectSet(.inserted)
+    var updatedObjects = ObjectSet(.updated)
+    var deletedObjects = ObjectSet(.deleted)
     /// Changes not yet announced by objectsDidChange.
-    @exclusivity(unchecked) var pendingChanges = PendingChanges()
+    var pendingChanges = PendingChanges()
     /// A main-queue context has scheduled its end-of-turn ``processPendingChanges()`` (confined to
     /// the main queue; see `noteUnannouncedChange()`).
     var endOfTurnProcessingScheduled = false

@@ -77,6 +77,9 @@ public enum StringMatching {
 }
 
 /// Compiled regular expressions, kept so a predicate evaluated over many rows compiles once.
+///
+/// `@unchecked Sendable`: `cache` is read and written only under `lock` (`NSRegularExpression`
+/// is immutable once compiled and safe to share).
 final class RegexCache: @unchecked Sendable {
     static let shared = RegexCache()
     private let lock = NSLock()

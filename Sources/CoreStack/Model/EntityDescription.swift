@@ -13,6 +13,11 @@ import Synchronization
 ///     RelationshipDescription("authors", destination: "Author", inverse: "books", toMany: true)
 /// }
 /// ```
+///
+/// `@unchecked Sendable`: the `internal(set) var`s are resolved by ``ManagedObjectModel`` while it
+/// is built, before the model (and so the entity) is handed to anything else, and only read
+/// afterwards; the wrapper-slot cache is written under `wrapperSlotLock` and published with an
+/// atomic count (see `wrapperSlotEntries`).
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
     // Declared. These do not change once the entity belongs to a model.
 
@@ -41,45 +46,40 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Free-form user info from the model file.
     public let userInfo: [String: String]
 
-    // Resolved by the model once, before the model is published, then only read: the fields
-    // read on every object access skip run-time exclusivity checks.
+    // Resolved by the model once, before the model is published, then only read.
 
     /// The parent entity.
-    @exclusivity(unchecked) public internal(set) var superentity: EntityDescription?
+    public internal(set) var superentity: EntityDescription?
     /// The direct sub-entities, in entity-number order.
-    @exclusivity(unchecked) public internal(set) var subentities: [EntityDescription] = []
+    public internal(set) var subentities: [EntityDescription] = []
     /// Core Data's entity number (`Z_ENT`): roots alphabetically, each followed by its sub-entities.
-    @exclusivity(unchecked) public internal(set) var entityNumber: Int = 0
+    public internal(set) var entityNumber: Int = 0
     /// Every attribute, inherited ones first; the index is the attribute's slot in an object.
-    @exclusivity(unchecked) public internal(set) var allAttributes: [AttributeDescription] = []
+    public internal(set) var allAttributes: [AttributeDescription] = []
     /// Every relationship, inherited ones first; the index is the relationship's slot.
-    @exclusivity(unchecked) public internal(set) var allRelationships: [RelationshipDescription] = []
+    public internal(set) var allRelationships: [RelationshipDescription] = []
     /// The destination entity of each relationship in ``allRelationships``.
-    @exclusivity(unchecked) var destinations: [EntityDescription] = []
+    var destinations: [EntityDescription] = []
     /// The inverse of each relationship in ``allRelationships``, as (destination slot).
-    @exclusivity(unchecked) var inverseSlots: [Int?] = []
+    var inverseSlots: [Int?] = []
     /// A 32-byte hash of what makes the entity's schema (see ``ManagedObjectModel``).
     public internal(set) var versionHash = Data()
     /// The type of each attribute in ``allAttributes`` (read on hot paths without copying descriptions).
-    @exclusivity(unchecked) var attributeTypes: [AttributeType] = []
+    var attributeTypes: [AttributeType] = []
     /// Whether each attribute in ``allAttributes`` is transient.
-    @exclusivity(unchecked) var attributeIsTransient: [Bool] = []
+    var attributeIsTransient: [Bool] = []
     /// The stored attributes a save must check: required ones and ones with min/max/regex rules.
-    @exclusivity(unchecked) var validatedAttributeSlots: [Int] = []
+    var validatedAttributeSlots: [Int] = []
     /// Whether each attribute in ``allAttributes`` has a min, max or regular-expression rule.
-    @exclusivity(unchecked) var attributeHasRules: [Bool] = []
+    var attributeHasRules: [Bool] = []
     /// The values a new object starts with, one per attribute slot.
-    @exclusivity(unchecked) var defaultValues: [AttributeValue] = []
+    var defaultValues: [AttributeValue] = []
     /// The relationship slots of a new object: empty to-ones and empty to-manys.
-    @exclusivity(unchecked) var emptyRelations: [RelationSlot] = []
-    @exclusivity(unchecked) var attributeSlots: [String: Int] = [:]
-    @exclusivity(unchecked) var relationshipSlots: [String: Int] = [:]
-    /// Attribute slots of typed properties, by the bits of their wrapper's key (see ``Attribute``).
-    ///
-    /// A wrapper's key is a string literal, and a literal is immortal: its two words (the
-    /// characters themselves for a short one, the address and length of constant text otherwise)
-    /// name it for the life of the process, so they are compared instead of the characters.
-    /// Keys that are not immortal are looked up by name and never entered here.
+    var emptyRelations: [RelationSlot] = []
+    var attributeSlots: [String: Int] = [:]
+    var relationshipSlots: [String: Int] = [:]
+    /// Attribute slots of typed properties, by the bits of their wrapper's key (see ``WrapperKey``:
+    /// two words that name a key's text for the life of the process, compared instead of the text).
     ///
     /// Reads take no lock: an entry is written once, under a lock, into a fixed buffer, then
     /// published by storing the new count with release ordering; a reader loads the count with
@@ -309,15 +309,9 @@ public enum EntityBuilder {
 }
 
 extension EntityDescription {
-    /// The attribute slot of the typed wrapper whose key is `key`, if the entity has seen that
-    /// key's literal before.
+    /// The attribute slot of the typed wrapper whose key has these bits (``WrapperKey/bits``), if
+    /// remembered.
     // Inlinable so the wrappers' reads, inlined into the subclasses' modules, scan in place.
-    @inlinable @inline(__always)
-    func wrapperSlot(forKey key: String) -> Int? {
-        wrapperSlot(forBits: WrapperSlotEntry.bits(of: key))
-    }
-
-    /// The attribute slot of the typed wrapper whose key has these two words, if remembered.
     @inlinable @inline(__always)
     func wrapperSlot(forBits bits: (low: UInt64, high: UInt64)) -> Int? {
         let n = wrapperSlotCount.load(ordering: .acquiring)
@@ -327,21 +321,19 @@ extension EntityDescription {
         return nil
     }
 
-    /// Remembers the slot of a wrapper's key, when the key is an immortal string (a literal).
+    /// Remembers the slot of a wrapper's key, by its bits (``WrapperKey/bits``).
     @usableFromInline
-    func rememberWrapperSlot(_ slot: Int, forKey key: String) {
-        let bits = WrapperSlotEntry.bits(of: key)
-        guard WrapperSlotEntry.isImmortal(bits) else { return }
+    func rememberWrapperSlot(_ slot: Int, forBits bits: (low: UInt64, high: UInt64)) {
         wrapperSlotLock.lock()
         defer { wrapperSlotLock.unlock() }
         let n = wrapperSlotCount.load(ordering: .relaxed)
-        guard n < Self.wrapperSlotCapacity, wrapperSlot(forKey: key) == nil else { return }
+        guard n < Self.wrapperSlotCapacity, wrapperSlot(forBits: bits) == nil else { return }
         (wrapperSlotEntries + n).initialize(to: WrapperSlotEntry(low: bits.low, high: bits.high, slot: Int64(slot)))
         wrapperSlotCount.store(n + 1, ordering: .releasing)
     }
 }
 
-/// One remembered wrapper key: the two words of an immortal string and the slot it names.
+/// One remembered wrapper key: the two words of its ``WrapperKey`` and the slot it names.
 @usableFromInline
 struct WrapperSlotEntry {
     @usableFromInline var low: UInt64
@@ -352,18 +344,5 @@ struct WrapperSlotEntry {
         self.low = low
         self.high = high
         self.slot = slot
-    }
-
-    /// The two words a `String` is made of (64-bit platforms).
-    @inlinable @inline(__always)
-    static func bits(of key: String) -> (low: UInt64, high: UInt64) {
-        unsafeBitCast(key, to: (UInt64, UInt64).self)
-    }
-
-    /// Whether the string is immortal (a literal, or short enough to be held inline): the top bit
-    /// of its second word, in Swift's string layout on 64-bit platforms. Only such a string's
-    /// words stay its own for the life of the process.
-    static func isImmortal(_ bits: (low: UInt64, high: UInt64)) -> Bool {
-        bits.high >> 63 == 1
     }
 }

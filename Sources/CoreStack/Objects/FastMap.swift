@@ -83,12 +83,20 @@ struct FastMap<Key: FastHashKey, Value>: Sequence {
         return nil
     }
 
-    /// The value of `key`, or the one `make` creates, inserted: one probe either way. `make` must
-    /// not touch the map.
+    /// The value of `key`, or the one `make` creates, inserted.
+    ///
+    /// `make` runs before the map's storage is made unique or probed for a free bucket, and the
+    /// storage takes no closure, so nothing outside the map runs while a probe position is held:
+    /// a `make` that reaches the same storage (through a copy of the map) cannot leave it with a
+    /// stale bucket. (`make` cannot reach this very variable: that is an overlapping access to a
+    /// value, which Swift's exclusivity checks trap.) If the storage gained `key` meanwhile, that
+    /// value stays and is returned. A miss costs two probes, one before `make` and one after.
     @inline(__always)
     mutating func value(forKey key: Key, orInsert make: () throws -> Value) rethrows -> Value {
         let h = Self.hash(key)
-        return try uniqueStorage(forAdding: 1).findOrInsert(key, hash: h, make)
+        if let storage, let i = storage.find(key, hash: h) { return storage.value(at: i) }
+        let made = try make()
+        return uniqueStorage(forAdding: 1).findOrInsert(key, hash: h, made)
     }
 
     /// Inserts `value` for a `key` the caller knows is absent (one probe fewer than
@@ -213,10 +221,10 @@ final class FastMapStorage<Key: FastHashKey, Value> {
         return old
     }
 
-    /// The value of `key`, or the one `make` creates, inserted where the probe ended; the caller
-    /// made room.
+    /// The value of `key`, or `value`, inserted where the probe ended; the caller made room.
+    /// (No closure: nothing outside this storage runs while a probe position is held.)
     @inline(__always)
-    func findOrInsert(_ key: Key, hash h: UInt64, _ make: () throws -> Value) rethrows -> Value {
+    func findOrInsert(_ key: Key, hash h: UInt64, _ value: Value) -> Value {
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
             let stored = hashAt(i)
@@ -224,7 +232,6 @@ final class FastMapStorage<Key: FastHashKey, Value> {
             if stored == h && entries[i].key == key { return entries[i].value }
             i = (i + 1) & mask
         }
-        let value = try make()
         (entries + i).initialize(to: Entry(hash: h, key: key, value: value))
         count += 1
         return value

@@ -35,32 +35,44 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The context's link: a strong reference to a box the context clears as it goes, rather
     /// than a weak reference to the context (forming and destroying a weak reference per object
     /// cost a fetch or an insert of 100,000 objects about 2 ms each).
-    @exclusivity(unchecked) var contextLink: ContextLink?
+    var contextLink: ContextLink?
 
     // Storage: one slot per attribute and per relationship (see Docs/Architecture.md). The one-byte states
     // and the 4-byte set positions come last, packed together: stored properties are laid out in
     // declaration order, and every byte of an object counts when a fetch makes 100,000 of them.
-    // The hot fields opt out of run-time exclusivity checks (two `swift_beginAccess` calls per
-    // property read otherwise); CoreStack never holds overlapping accesses to them.
+    // Every field keeps Swift's run-time exclusivity checks (an overlapping access traps instead
+    // of corrupting the object), except `values` and `faultState`, which every typed property
+    // read touches (two `swift_beginAccess` calls per read: property reads of workload 2 take
+    // 2-3 times as long with them, BENCHMARKS.md, issue 19). What makes skipping them safe, and
+    // who upholds it:
+    // - an object's fields are only touched on its context's queue (the context's entry points
+    //   trap elsewhere; CORESTACK_CONCURRENCY_DEBUG=1 checks every fault and property change),
+    //   so two threads never access them at once;
+    // - CoreStack's own code makes only instantaneous accesses to them: a read, an element
+    //   assignment or a whole-array swap; no `inout` to either is ever held across a call (no
+    //   `&values`, no `values.withUnsafe…`, no closure run inside a `modify`), so no user code
+    //   (observers, `awakeFromFetch`, `willSave`, subclass overrides) runs during an access.
+    // Tests: ManagedObjectFieldAccessTests (run under ThreadSanitizer and AddressSanitizer in CI).
     @exclusivity(unchecked) @usableFromInline final var values: [AttributeValue] = []
-    @exclusivity(unchecked) var relations: [RelationSlot] = []
+    var relations: [RelationSlot] = []
     /// The values as last fetched or saved.
-    @exclusivity(unchecked) var committed: RowSnapshot?
+    var committed: RowSnapshot?
     /// To-many destinations as first loaded or last saved, by slot.
-    @exclusivity(unchecked) var committedToMany: [Int: OrderedSet<ManagedObjectID>] = [:]
+    var committedToMany: [Int: OrderedSet<ManagedObjectID>] = [:]
     /// The batch of faults this object was fetched with, for firing them together.
-    @exclusivity(unchecked) var faultBatch: FaultBatch?
+    var faultBatch: FaultBatch?
     /// The last error a typed property accessor (``Attribute``, ``ToOne``…) swallowed: accessors
     /// cannot throw, so a refused value or a fault that could not fire is recorded here.
     public var lastAccessorError: (any Error)?
+    /// Skips run-time exclusivity checks, like `values` (see the note above `values`).
     @exclusivity(unchecked) @usableFromInline final var faultState: FaultState = .fault
-    @exclusivity(unchecked) var changeState: ChangeState = .clean
+    var changeState: ChangeState = .clean
     /// In the context's pending insertions or updates (the next objectsDidChange): lets a change
     /// skip re-recording an object already pending, without loading its context.
-    @exclusivity(unchecked) var pendingInsertion = false
-    @exclusivity(unchecked) var pendingUpdate = false
+    var pendingInsertion = false
+    var pendingUpdate = false
     /// The object's position in each of its context's change sets (see ``ObjectSet``).
-    @exclusivity(unchecked) var setPositions = ObjectSetPositions()
+    var setPositions = ObjectSetPositions()
 
     @usableFromInline enum FaultState { case fault, materialized }
     enum ChangeState { case clean, inserted, updated, deleted }

@@ -16,9 +16,10 @@ import Synchronization
 public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The object's entity (always the concrete entity, never an abstract parent).
     public var entity: EntityDescription { _entity }
-    /// Not retained: IDs are only made from the model of a coordinator or store, which
-    /// ``ModelRetention`` keeps for the process (a retain per copy cost ~5 % of a big insert).
-    unowned(unsafe) let _entity: EntityDescription
+    /// Retained: an ID keeps its entity alive however long it outlives its model, coordinator
+    /// and contexts. (It was once held `unowned(unsafe)`, with every model kept for the whole
+    /// process; see BENCHMARKS.md for what the retain costs.)
+    let _entity: EntityDescription
     /// The primary key for a permanent ID, the process-wide counter for a temporary one.
     let rawKey: Int64
     /// The store's identifier, interned (see ``StoreIdentifiers``); 0 for temporary IDs.
@@ -150,25 +151,21 @@ final class AtomicCounter: Sendable {
 ///
 /// A process opens few stores; the table only grows.
 enum StoreIdentifiers {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var tokens: [String: UInt32] = ["": 0]
-    nonisolated(unsafe) private static var identifiers: [String] = [""]
+    private static let table = Mutex<(tokens: [String: UInt32], identifiers: [String])>((["": 0], [""]))
 
     /// The token of an identifier (0 for the empty one of temporary IDs).
     static func token(for identifier: String) -> UInt32 {
-        lock.lock()
-        defer { lock.unlock() }
-        if let t = tokens[identifier] { return t }
-        let t = UInt32(identifiers.count)
-        identifiers.append(identifier)
-        tokens[identifier] = t
-        return t
+        table.withLock { t in
+            if let token = t.tokens[identifier] { return token }
+            let token = UInt32(t.identifiers.count)
+            t.identifiers.append(identifier)
+            t.tokens[identifier] = token
+            return token
+        }
     }
 
     /// The identifier of a token.
     static func identifier(for token: UInt32) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return Int(token) < identifiers.count ? identifiers[Int(token)] : ""
+        table.withLock { t in Int(token) < t.identifiers.count ? t.identifiers[Int(token)] : "" }
     }
 }

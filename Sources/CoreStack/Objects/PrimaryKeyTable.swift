@@ -4,8 +4,9 @@
 /// long runs of consecutive keys. A page per run needs no hashing and never rehashes as it
 /// grows, and a run fills its page in order: 100,000 rows touch 100 pages of adjacent slots
 /// instead of scattering over a hash table four times their size. The page last used is kept
-/// at hand, so a run of keys costs no page look-up. The coordinator's row cache and a context's
-/// registered objects live in these.
+/// at hand (retained, like every page in use: a page stays alive while anything works on it,
+/// even if the table drops it meanwhile), so a run of keys costs no page look-up. The
+/// coordinator's row cache and a context's registered objects live in these.
 ///
 /// A reference type: copies share their pages, so the owner keeps it in a `let`.
 ///
@@ -36,9 +37,9 @@ final class PrimaryKeyTable<Value> {
     }
 
     private var pages = FastMap<PrimaryKeyPage, Page>()
-    /// The page last used; `pages` owns it.
+    /// The page last used (also in `pages`), held strongly: code running on it keeps it alive.
     private var hotKey = PrimaryKeyPage.none
-    private var hot: Unmanaged<Page>?
+    private var hot: Page?
     /// Number of values.
     private(set) var count = 0
 
@@ -49,24 +50,30 @@ final class PrimaryKeyTable<Value> {
         (PrimaryKeyPage(id), Int(truncatingIfNeeded: id.rawKey & Int64(pageSize - 1)))
     }
 
-    /// Runs `body` on the page of `key` if there is one (nil otherwise), without retaining it:
-    /// a retain and release per access of the shared page cost more than the access.
+    /// Runs `body` on the page of `key` if there is one (nil otherwise). The page is a strong
+    /// reference for the whole call, so it outlives `body` even if the table drops it meanwhile.
     @inline(__always)
     private func withExistingPage<R>(_ key: PrimaryKeyPage, _ body: (Page) throws -> R) rethrows -> R? {
-        if key == hotKey, let hot { return try hot._withUnsafeGuaranteedRef(body) }
+        if key == hotKey, let hot { return try body(hot) }
         guard let p = pages[key] else { return nil }
         hotKey = key
-        hot = Unmanaged.passUnretained(p)
+        hot = p
         return try body(p)
     }
 
-    /// Runs `body` on the page of `key`, made if missing, without retaining it.
+    /// Runs `body` on the page of `key`, made if missing (a strong reference, as above).
     @inline(__always)
     private func withPage<R>(creating key: PrimaryKeyPage, _ body: (Page) throws -> R) rethrows -> R {
-        if key == hotKey, let hot { return try hot._withUnsafeGuaranteedRef(body) }
-        let p = pages.value(forKey: key) { Page() }
+        if key == hotKey, let hot { return try body(hot) }
+        let p: Page
+        if let existing = pages[key] {
+            p = existing
+        } else {
+            p = Page()
+            pages.insertNew(p, forAbsentKey: key)
+        }
         hotKey = key
-        hot = Unmanaged.passUnretained(p)
+        hot = p
         return try body(p)
     }
 
@@ -107,20 +114,25 @@ final class PrimaryKeyTable<Value> {
         return old
     }
 
-    /// The value of `id`, or the one `make` creates, inserted. `make` must not touch the table.
+    /// The value of `id`, or the one `make` creates, inserted.
+    ///
+    /// `make` (which may be user code: a context makes objects with their class's `init`) runs
+    /// while no page is being worked on, so it may use the table: if it stored a value for `id`
+    /// itself, that value stays and is returned.
     @inline(__always)
     func value(forKey id: ManagedObjectID, orInsert make: () throws -> Value) rethrows -> Value {
         let (key, i) = Self.locate(id)
-        var made = false
-        let v = try withPage(creating: key) { p in
+        if let v = withExistingPage(key, { $0.slots[i] }) ?? nil { return v }
+        let made = try make()
+        var added = false
+        let v = withPage(creating: key) { p in
             if let v = p.slots[i] { return v }
-            let v = try make()
-            p.slots[i] = v
+            (p.slots + i).pointee = made
             p.count += 1
-            made = true
-            return v
+            added = true
+            return made
         }
-        if made { count += 1 }
+        if added { count += 1 }
         return v
     }
 

@@ -6,19 +6,37 @@ import Foundation
 /// property reads a nil value as its type's ``AttributeValueConvertible/absentValue`` (0, "", false).
 /// A value the model refuses is not written and is reported through ``ManagedObject/lastAccessorError``.
 ///
+/// The key is a string literal; a key known only at run time goes through ``init(named:)``.
+///
 /// ```swift
 /// final class Book: ManagedObject {
 ///     @Attribute("title") var title: String?
 ///     @Attribute("pages") var pages: Int
+///     @Attribute(named: Config.ratingKey) var rating: Double
 /// }
 /// ```
 @propertyWrapper
 public struct Attribute<Value: AttributeValueConvertible> {
-    /// The name of the property in the entity.
-    public let key: String
+    /// The key as words that name it for the process (see ``WrapperKey``): a read retains nothing.
+    @usableFromInline let wrapperKey: WrapperKey
 
-    /// A wrapper for the property named `key`.
-    public init(_ key: String) { self.key = key }
+    /// The name of the property in the entity.
+    public var key: String { wrapperKey.string }
+
+    /// A wrapper for the property named by the literal `key`.
+    ///
+    /// ```swift
+    /// @Attribute("title") var title: String?
+    /// ```
+    public init(_ key: StaticString) { wrapperKey = .literal(key) }
+
+    /// A wrapper for the property named `key`, a string known only at run time (interned for the
+    /// rest of the process, once per distinct text).
+    ///
+    /// ```swift
+    /// @Attribute(named: Config.ratingKey) var rating: Double
+    /// ```
+    public init(named key: String) { wrapperKey = WrapperKey(interning: key) }
 
     /// Unavailable: the wrapper works only through the enclosing ``ManagedObject`` (see the subscript).
     @available(*, unavailable, message: "@Attribute is only available on ManagedObject subclasses")
@@ -38,15 +56,15 @@ public struct Attribute<Value: AttributeValueConvertible> {
     ) -> Value {
         get {
             do {
-                // The key's two words are read straight from the object's field (the literal key
-                // path folds away once this is inlined, and only the words are kept, so the key
-                // is not retained): an access instantiates no key path object.
-                let bits = WrapperSlotEntry.bits(of: object[keyPath: storageKeyPath].key)
+                // The key is read straight from the object's field (the literal key path folds
+                // away once this is inlined; the key is plain words, so nothing is retained): an
+                // access instantiates no key path object.
+                let key = object[keyPath: storageKeyPath].wrapperKey
                 let value: AttributeValue
-                if let slot = object.entity.wrapperSlot(forBits: bits) {
+                if let slot = object.entity.wrapperSlot(forBits: key.bits) {
                     value = try object.attributeValue(atSlot: slot)
                 } else {
-                    value = try object.attributeValue(atSlot: slot(of: object, key: object[keyPath: storageKeyPath].key))
+                    value = try object.attributeValue(atSlot: slot(of: object, key: key))
                 }
                 return Value(attributeValue: value) ?? Value.absentValue
             } catch {
@@ -55,7 +73,7 @@ public struct Attribute<Value: AttributeValueConvertible> {
             }
         }
         set {
-            do { try object.setAttribute(slot: try slot(of: object, key: object[keyPath: storageKeyPath].key), newValue.attributeValue) } catch {
+            do { try object.setAttribute(slot: try slot(of: object, key: object[keyPath: storageKeyPath].wrapperKey), newValue.attributeValue) } catch {
                 object.lastAccessorError = error
             }
         }
@@ -63,10 +81,11 @@ public struct Attribute<Value: AttributeValueConvertible> {
 
     /// The attribute slot a wrapper with this key reads, remembered per entity.
     @inlinable
-    static func slot(of object: ManagedObject, key: String) throws -> Int {
-        if let slot = object.entity.wrapperSlot(forKey: key) { return slot }
-        let slot = try object.entity.attributeSlot(key)
-        object.entity.rememberWrapperSlot(slot, forKey: key)
+    static func slot(of object: ManagedObject, key: WrapperKey) throws -> Int {
+        let bits = key.bits
+        if let slot = object.entity.wrapperSlot(forBits: bits) { return slot }
+        let slot = try object.entity.attributeSlot(key.string)
+        object.entity.rememberWrapperSlot(slot, forBits: bits)
         return slot
     }
 }

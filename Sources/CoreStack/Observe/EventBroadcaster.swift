@@ -2,6 +2,7 @@ import Foundation
 
 /// Hands events to any number of `AsyncStream`s; a stream leaves when its consumer stops.
 /// Thread-safe: streams end (and unregister) from any thread.
+/// `@unchecked Sendable`: `continuations` and `nextID` are read and written only under `lock`.
 final class EventBroadcaster<Event: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuations: [Int: AsyncStream<Event>.Continuation] = [:]

@@ -28,6 +28,9 @@ import Foundation
 /// before opening and fails with ``StackError/storeLocationUnavailable(path:reason:)`` instead of
 /// failing deep in SQLite; ``resetStore()`` waits for saves still bubbling up instead of racing
 /// them, and removes the `-wal` and `-shm` files along with the store.
+///
+/// `@unchecked Sendable`: the mutable fields (contexts, observers, batch coordinators) are read
+/// and written only under `lock`; contexts are used on their own queues.
 public final class CoreDataStack: @unchecked Sendable {
     /// Where the stack keeps its store.
     public enum StoreType: Sendable, Equatable {

@@ -16,6 +16,9 @@ import Foundation
 /// Differences from Apple's: one store per container (one store per coordinator in CoreStack),
 /// described by ``storeDescription``; ``loadPersistentStores()`` also exists as `async throws`.
 /// The default store is `<data folder>/<name>/<name>.sqlite` (`$XDG_DATA_HOME` or `~/.local/share`).
+///
+/// `@unchecked Sendable`: the store description and the loaded flag are read and written only
+/// under `lock`; the coordinator and view context are `let`s, used on their own terms.
 public final class PersistentContainer: @unchecked Sendable {
     /// What store to load, and where.
     ///

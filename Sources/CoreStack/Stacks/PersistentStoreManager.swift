@@ -31,6 +31,10 @@ import Foundation
 /// breaking the threading rule) while staying synchronous for the caller; a store that cannot
 /// be opened is quarantined instead of deleted; and a failure to create even a fresh store is
 /// thrown to the caller instead of crashing.
+///
+/// `@unchecked Sendable` only because an `open` class cannot be checked: every stored property is
+/// a `let` of a `Sendable` type (the contexts are used on their own queues) and the shared
+/// instance is guarded by `sharedLock`. Subclasses that add mutable state must guard it.
 open class PersistentStoreManager: @unchecked Sendable {
     /// How a manager is set up.
     ///

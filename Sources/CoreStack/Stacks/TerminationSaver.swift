@@ -26,6 +26,9 @@ import Darwin
 /// TerminationSaver.shared.register(manager)     // done by PersistentStoreManager's init
 /// TerminationSaver.shared.deregister(manager)   // the process's own signal handling is back
 /// ```
+///
+/// `@unchecked Sendable`: the managers, signal sources and saved dispositions are read and
+/// written only under `lock`.
 public final class TerminationSaver: @unchecked Sendable {
     /// The process-wide saver.
     public static let shared = TerminationSaver()

@@ -8,6 +8,8 @@ import OrderedCollections
 /// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
 /// try coordinator.addPersistentStore(InMemoryStore(model: model))
 /// ```
+///
+/// `@unchecked Sendable`: the rows and counters are read and written only under `lock`.
 public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// The model the store was created with.
     public let model: ManagedObjectModel
@@ -38,7 +40,6 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
     /// ```
     public init(model: ManagedObjectModel, identifier: String = UUID().uuidString) {
         self.model = model
-        ModelRetention.retain(model)
         self.identifier = identifier
     }
 

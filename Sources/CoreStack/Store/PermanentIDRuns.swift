@@ -18,8 +18,7 @@ struct PermanentIDRuns {
         var firstTemporary: Int64
         var count: Int64
         var firstKey: Int64
-        /// Not retained, like ``ManagedObjectID``'s entity (see ``ModelRetention``).
-        unowned(unsafe) let entity: EntityDescription
+        let entity: EntityDescription
         let storeToken: UInt32
 
         var endTemporary: Int64 { firstTemporary + count }

@@ -11,6 +11,10 @@ import Foundation
 /// try coordinator.addPersistentStore(SQLiteStore(url: url, model: model))
 /// let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
 /// ```
+///
+/// `@unchecked Sendable`: its mutable state (store, row cache, permanent-ID map, root contexts)
+/// is read and written only under `lock`, and saves are ordered by `saveLock` (see
+/// Docs/Architecture.md, "Locks").
 public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model of every store and context of this coordinator.
     public let managedObjectModel: ManagedObjectModel
@@ -31,8 +35,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Remote-change observers and the monitor watching the store file for other connections' commits.
     let remoteChanges = RemoteChangeCenter()
 
-    /// Creates a coordinator for a model. The model is then kept for the rest of the process:
-    /// object IDs refer to their entity without retaining it (see `ModelRetention`).
+    /// Creates a coordinator for a model.
     ///
     /// ```swift
     /// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -40,7 +43,6 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// ```
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
-        ModelRetention.retain(managedObjectModel)
     }
 
     /// Adds the store. Its model must be this coordinator's.

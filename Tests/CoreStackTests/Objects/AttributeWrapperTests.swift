@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CoreStack
 
-/// Keys built at run time: a long one lives on the heap (not immortal), a short one inline.
+/// Keys built at run time: a long one lives on the heap, a short one inline.
 enum RuntimeKeys {
     static var long: String { ["descriptionOf", "TheWholeThing"].joined() }
     static var short: String { ["ti", "tle"].joined() }
@@ -11,8 +11,8 @@ enum RuntimeKeys {
 final class Gadget: ManagedObject {
     @Attribute("title") var title: String
     @Attribute("aVeryLongAttributeNameIndeed") var literalLong: String
-    @Attribute(RuntimeKeys.long) var runtimeLong: String
-    @Attribute(RuntimeKeys.short) var runtimeShort: String
+    @Attribute(named: RuntimeKeys.long) var runtimeLong: String
+    @Attribute(named: RuntimeKeys.short) var runtimeShort: String
 }
 
 @Suite("Typed attribute wrappers: slot look-up by key")
@@ -27,12 +27,27 @@ struct AttributeWrapperTests {
         }
     }
 
-    @Test("literal and inline keys are immortal; a key built on the heap is not")
-    func immortality() {
-        #expect(WrapperSlotEntry.isImmortal(WrapperSlotEntry.bits(of: "title")))
-        #expect(WrapperSlotEntry.isImmortal(WrapperSlotEntry.bits(of: "aVeryLongAttributeNameIndeed")))
-        #expect(WrapperSlotEntry.isImmortal(WrapperSlotEntry.bits(of: RuntimeKeys.short)))
-        #expect(!WrapperSlotEntry.isImmortal(WrapperSlotEntry.bits(of: RuntimeKeys.long)))
+    @Test("a run-time key's bits stay its own after its string is freed and the memory reused")
+    func runtimeKeyBitsOutliveTheirString() {
+        // Keys built on the heap, each released before the next is built: with a string's own
+        // words as the key (the old bit-cast), later keys could reuse an earlier one's address.
+        var seen: [String: (low: UInt64, high: UInt64)] = [:]
+        for i in 0..<200 {
+            let text = ["heapAllocatedKeyNumber", String(i % 50)].joined()
+            let bits = WrapperKey(interning: text).bits
+            if let earlier = seen[text] {
+                #expect(earlier == bits)
+            } else {
+                #expect(!seen.values.contains { $0 == bits })
+                seen[text] = bits
+            }
+        }
+        // Literals and interned keys never share bits, and both give their text back.
+        let literal = WrapperKey.literal("title")
+        let interned = WrapperKey(interning: RuntimeKeys.short)
+        #expect(literal.bits != interned.bits)
+        #expect(literal.string == "title" && interned.string == "title")
+        #expect(WrapperKey.literal("x").string == "x")
     }
 
     @Test("wrappers read and write their own slots, whatever their keys are made of")
@@ -57,13 +72,11 @@ struct AttributeWrapperTests {
             #expect(try g.attributeValue(forKey: "aVeryLongAttributeNameIndeed") == .string("two"))
             #expect(g.lastAccessorError == nil)
         }
-        // Remembered: "title", the long literal and the inline run-time key ("title" again, but
-        // its own entry only if its words differ). Never the heap key, whose words name memory
-        // that may later hold another string.
-        #expect(entity.wrapperSlot(forKey: "title") == 0)
-        #expect(entity.wrapperSlot(forKey: "aVeryLongAttributeNameIndeed") == 1)
-        #expect(entity.wrapperSlot(forKey: RuntimeKeys.long) == nil)
+        // Remembered: every key, the run-time ones by their interned index ("title" through a
+        // literal and through a run-time key are two entries naming the same slot).
+        #expect(entity.wrapperSlot(forBits: WrapperKey(interning: RuntimeKeys.long).bits) == 2)
+        #expect(entity.wrapperSlot(forBits: WrapperKey(interning: RuntimeKeys.short).bits) == 0)
         let remembered = entity.wrapperSlotCount.load(ordering: .relaxed)
-        #expect(remembered == 2)
+        #expect(remembered == 4)
     }
 }

@@ -63,6 +63,44 @@ struct FastMapTests {
         #expect(map.isEmpty && map[CollidingKey(id: 5, bucketHint: 5)] == nil)
     }
 
+    @Test("value(forKey:orInsert:) whose make changes a copy sharing the map's storage, or inserts the key itself")
+    func makeThatChangesTheMap() {
+        func key(_ n: Int) -> CollidingKey { CollidingKey(id: n, bucketHint: 0x5 | UInt64(n % 2) << 40) }
+        var map = FastMap<CollidingKey, Int>()
+        for n in 0..<12 { map[key(n)] = n }
+        // A copy shares the storage until one of them changes it.
+        var alias = map
+        let got = map.value(forKey: key(100)) {
+            for n in 0..<40 { alias[key(200 + n)] = n }  // grows the shared storage's other owner
+            alias[key(100)] = -1
+            return 100
+        }
+        #expect(got == 100 && map[key(100)] == 100 && map.count == 13)
+        #expect(alias[key(100)] == -1 && alias.count == 53)
+        for n in 0..<12 { #expect(map[key(n)] == n && alias[key(n)] == n) }
+        // A map reached through a reference: make may insert the key it is asked for.
+        final class Holder { var map = FastMap<CollidingKey, Int>() }
+        let holder = Holder()
+        var inner = holder.map
+        let kept = inner.value(forKey: key(1)) {
+            holder.map[key(1)] = 7
+            return 8
+        }
+        #expect(kept == 8 && inner[key(1)] == 8 && holder.map[key(1)] == 7)
+    }
+
+    @Test("a make that re-enters the very map it inserts into ends the process (Swift's exclusivity check), never corrupts it")
+    func reentrantMakeTraps() async {
+        await #expect(processExitsWith: .failure) {
+            final class Holder { var map = FastMap<CollidingKey, Int>() }
+            let holder = Holder()
+            _ = holder.map.value(forKey: CollidingKey(id: 1, bucketHint: 1)) {
+                holder.map[CollidingKey(id: 2, bucketHint: 1)] = 2
+                return 1
+            }
+        }
+    }
+
     @Test("values are released when removed, replaced and when the map goes away")
     func releasesValues() {
         final class Token {}

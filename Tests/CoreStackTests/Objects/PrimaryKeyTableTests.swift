@@ -70,4 +70,50 @@ struct PrimaryKeyTableTests {
         #expect(table.count == 0)
         #expect(table[ManagedObjectID(entity: book, storeToken: 1, primaryKey: 5)] == nil)
     }
+
+    @Test("value(forKey:orInsert:) whose make empties the page, or inserts the key itself: no stale page, no double count")
+    func reentrantMake() throws {
+        // Run under AddressSanitizer in CI: the page `make` frees was once still being written.
+        let model = try LibraryModel.make()
+        let book = try #require(model.entity(named: "Book"))
+        final class Box {
+            let name: String
+            init(_ name: String) { self.name = name }
+        }
+        let table = PrimaryKeyTable<Box>()
+        func id(_ key: Int64) -> ManagedObjectID { ManagedObjectID(entity: book, storeToken: 1, primaryKey: key) }
+        table[id(5)] = Box("five")
+        // Same page as 5 (the hot page): make removes the page's only value, so the table frees it.
+        let six = table.value(forKey: id(6)) {
+            table[id(5)] = nil
+            return Box("six")
+        }
+        #expect(six.name == "six")
+        #expect(table[id(6)]?.name == "six")
+        #expect(table[id(5)] == nil)
+        #expect(table.count == 1)
+        // make stores the very key it is asked for: that value stays, counted once.
+        let seven = table.value(forKey: id(7)) {
+            table[id(7)] = Box("inner")
+            return Box("outer")
+        }
+        #expect(seven.name == "inner")
+        #expect(table[id(7)]?.name == "inner")
+        #expect(table.count == 2)
+        #expect(table.values.map(\.name).sorted() == ["inner", "six"])
+    }
+
+    @Test("removeAll(where:) that empties every page frees them all and forgets the hot page; the table starts over")
+    func pageDroppedDuringRemoveAll() throws {
+        let model = try LibraryModel.make()
+        let author = try #require(model.entity(named: "Author"))
+        let table = PrimaryKeyTable<Int>()
+        for k in 1...3_000 { table[ManagedObjectID(entity: author, storeToken: 1, primaryKey: Int64(k))] = k }
+        // Emptying every page frees them all (and forgets the hot one); the table then starts over.
+        #expect(table.removeAll { $0 % 2 == 0 || $0 % 2 == 1 } == 3_000)
+        #expect(table.count == 0)
+        table[ManagedObjectID(entity: author, storeToken: 1, primaryKey: 2_999)] = 1
+        #expect(table[ManagedObjectID(entity: author, storeToken: 1, primaryKey: 2_999)] == 1)
+        #expect(table[ManagedObjectID(entity: author, storeToken: 1, primaryKey: 3_000)] == nil)
+    }
 }

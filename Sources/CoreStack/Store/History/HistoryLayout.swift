@@ -24,7 +24,7 @@ struct HistoryLayout: Sendable {
         var tombstoneColumns: [String]
     }
 
-    struct Entity: @unchecked Sendable {
+    struct Entity: Sendable {
         var entity: EntityDescription
         var number: Int
         var table: Int

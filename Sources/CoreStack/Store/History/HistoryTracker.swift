@@ -8,6 +8,10 @@ import GRDB
 /// each write transaction ``flush(_:)`` turns the noted rows into one `ATRANSACTION` row and its
 /// `ACHANGE` rows, coalescing several writes of one object (insert then update is an insert,
 /// insert then delete is nothing).
+///
+/// `@unchecked Sendable`: `saveInfo`, `ownTransactions` and `recordsOwn` are read and written
+/// only under `lock`; the rest is `let`, and the triggers' state lives in the store's
+/// connection, which GRDB's queue serialises.
 final class HistoryTracker: @unchecked Sendable {
     let layout: HistoryLayout
 

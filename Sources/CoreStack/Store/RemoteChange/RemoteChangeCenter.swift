@@ -9,6 +9,9 @@ import Foundation
 /// read of the shared-memory WAL index and no file read, and works for every writer of the file.
 /// File-system notifications on the `-wal` were not used: they fire on the store's own writes and
 /// on checkpoints too, say nothing of commits, and miss writers in rollback-journal mode.
+///
+/// `@unchecked Sendable`: `observers`, `nextID` and `monitor` are read and written only under
+/// `lock`; the queues are `let`s.
 final class RemoteChangeCenter: @unchecked Sendable {
     private let lock = NSLock()
     private var nextID = 0

@@ -2,6 +2,9 @@ import Foundation
 
 /// Polls a store's `PRAGMA data_version` and hands each commit of another connection to the
 /// coordinator (see ``RemoteChangeCenter`` for why polling).
+///
+/// `@unchecked Sendable`: `timer`, `lastVersion` and `lastTransaction` are used only on `queue`
+/// (set up before the timer starts, then by the timer's handler and `stop()`, which runs on it).
 final class RemoteChangeMonitor: @unchecked Sendable {
     private let store: SQLiteStore
     private weak var coordinator: PersistentStoreCoordinator?

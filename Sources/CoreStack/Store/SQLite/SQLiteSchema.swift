@@ -64,6 +64,9 @@ struct SQLiteSchema: Sendable {
     }
 
     /// One entity's mapping.
+    ///
+    /// `@unchecked Sendable`: the `var`s are filled while ``SQLiteSchema`` is built, before the
+    /// schema is handed to anything else, and only read afterwards.
     final class EntityMapping: @unchecked Sendable {
         let entity: EntityDescription
         /// The entity's `Z_ENT` in this store.

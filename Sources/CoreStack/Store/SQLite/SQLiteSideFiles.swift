@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The `-wal` and `-shm` files SQLite creates next to a WAL-mode store even for a read-only
 /// connection, and when they can be removed again so reading a store leaves its folder as found.
@@ -13,19 +14,19 @@ import Foundation
 /// SQLiteSideFiles.closed(path, hadWAL: false, hadSHM: false)   // removes what the read created
 /// ```
 enum SQLiteSideFiles {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var openCount: [String: Int] = [:]
+    /// Open connections per path; the removal of side files runs under it too.
+    private static let openCount = Mutex<[String: Int]>([:])
 
     /// Counts a connection to the file at `path` as open.
     static func opened(_ path: String) {
-        lock.withLock { openCount[path, default: 0] += 1 }
+        openCount.withLock { $0[path, default: 0] += 1 }
     }
 
     /// Counts a connection as closed, then removes the side files it created (`hadWAL`/`hadSHM`:
     /// whether they existed before it opened) when nothing else uses them: the `-wal` only when
     /// empty, the `-shm` only when no `-wal` with content needs it or no connection is left.
     static func closed(_ path: String, hadWAL: Bool, hadSHM: Bool) {
-        lock.withLock {
+        openCount.withLock { openCount in
             let left = (openCount[path] ?? 1) - 1
             openCount[path] = left > 0 ? left : nil
             guard left <= 0, !hadWAL || !hadSHM else { return }

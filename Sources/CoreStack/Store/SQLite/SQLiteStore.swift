@@ -18,6 +18,10 @@ import GRDB
 /// `Z_PRIMARYKEY` and the tables and columns the model's layout computes.
 ///
 /// All access goes through one GRDB `DatabaseQueue`, which serialises calls from any thread.
+///
+/// `@unchecked Sendable`: every stored property is a `let` of a `Sendable` type except
+/// ``migrationsOnOpen``, which the opening initialisers set before they return the store and
+/// nothing changes afterwards; the connection is used only through the `DatabaseQueue`.
 public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// `NSPersistenceFrameworkVersion` in the stores CoreStack creates.
     public static let frameworkVersion = 1
@@ -221,7 +225,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.options = options
         self.url = url
         self.model = model
-        ModelRetention.retain(model)
         self.isReadOnly = readOnly
         let fm = FileManager.default
         sideFilesAtOpen = readOnly ? (fm.fileExists(atPath: path + "-wal"), fm.fileExists(atPath: path + "-shm")) : nil
