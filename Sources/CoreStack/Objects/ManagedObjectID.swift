@@ -151,7 +151,7 @@ final class AtomicCounter: Sendable {
 ///
 /// A process opens few stores; the table only grows.
 enum StoreIdentifiers {
-    private static let table = Mutex<(tokens: [String: UInt32], identifiers: [String])>((["": 0], [""]))
+    private static let table = LockedValue<(tokens: [String: UInt32], identifiers: [String])>((["": 0], [""]))
 
     /// The token of an identifier (0 for the empty one of temporary IDs).
     static func token(for identifier: String) -> UInt32 {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The keys given to ``Attribute`` wrappers at run time, interned: each distinct text gets an
 /// index for the rest of the process (a program has few such keys; the table only grows).
 ///
@@ -8,7 +6,7 @@ import Synchronization
 /// WrapperKeyNames.name(at: i)   // "title"
 /// ```
 enum WrapperKeyNames {
-    private static let table = Mutex<(indices: [String: Int], names: [String])>(([:], []))
+    private static let table = LockedValue<(indices: [String: Int], names: [String])>(([:], []))
 
     /// The index of `name`, added if new.
     static func index(of name: String) -> Int {

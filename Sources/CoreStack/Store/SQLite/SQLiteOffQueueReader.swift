@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// A second, read-only connection to a WAL-mode store file, opened on first use, for the long
 /// reads that run off a context's queue (a fetched-results controller's ``PreparedFetch``): in WAL
@@ -26,7 +25,7 @@ final class SQLiteOffQueueReader: Sendable {
 
     private let path: String
     // Only this lock touches `state`; the DatabaseQueue serialises its own use.
-    private let state = Mutex<State>(.unopened)
+    private let state = LockedValue<State>(.unopened)
 
     /// A reader of the store file at `path` (nothing is opened yet).
     init(path: String) {

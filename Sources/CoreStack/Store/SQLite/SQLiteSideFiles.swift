@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The `-wal` and `-shm` files SQLite creates next to a WAL-mode store even for a read-only
 /// connection, and when they can be removed again so reading a store leaves its folder as found.
@@ -15,7 +14,7 @@ import Synchronization
 /// ```
 enum SQLiteSideFiles {
     /// Open connections per path; the removal of side files runs under it too.
-    private static let openCount = Mutex<[String: Int]>([:])
+    private static let openCount = LockedValue<[String: Int]>([:])
 
     /// Counts a connection to the file at `path` as open.
     static func opened(_ path: String) {
