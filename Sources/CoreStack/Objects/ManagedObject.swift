@@ -113,15 +113,6 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    /// The hash `Set` and `Dictionary` use: the object's address through a cheap mix, instead of
-    /// SipHash (a did-save with 100,000 inserted objects hashes each of them into sets).
-    public func _rawHashValue(seed: Int) -> Int {
-        var x = UInt64(UInt(bitPattern: ObjectIdentifier(self))) ^ UInt64(UInt(bitPattern: seed))
-        x = (x ^ (x &>> 33)) &* 0xFF51_AFD7_ED55_8CCD
-        x = (x ^ (x &>> 33)) &* 0xC4CE_B9FE_1A85_EC53
-        return Int(truncatingIfNeeded: x ^ (x &>> 33))
-    }
-
     /// The entity, the ID and, unless a fault, every attribute value.
     open var description: String {
         if isFault { return "<\(entity.name) \(objectID): fault>" }

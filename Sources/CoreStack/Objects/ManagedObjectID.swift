@@ -100,16 +100,6 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
         hasher.combine(fastHash)
     }
 
-    /// The hash `Set`, `Dictionary` and `OrderedSet` use: ``fastHash`` with the table's seed, mixed
-    /// once more instead of SipHash. Unlike ``FastMap``, these tables probe linearly: blocks of 32
-    /// consecutive keys in neighbouring buckets pile up into runs hundreds of buckets long
-    /// (appending 100,000 new IDs to one to-many set probed ~100 buckets each), so every bit is mixed.
-    public func _rawHashValue(seed: Int) -> Int {
-        var h = fastHash ^ UInt64(UInt(bitPattern: seed))
-        h = (h ^ (h &>> 31)) &* 0x94D0_49BB_1331_11EB
-        return Int(truncatingIfNeeded: h ^ (h &>> 29))
-    }
-
     /// IDs order by entity number, then permanent keys numerically (temporary ones last).
     public static func < (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
         if lhs.entity.entityNumber != rhs.entity.entityNumber { return lhs.entity.entityNumber < rhs.entity.entityNumber }
