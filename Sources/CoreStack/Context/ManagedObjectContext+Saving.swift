@@ -73,9 +73,13 @@ extension ManagedObjectContext {
     }
 
     /// The IDs of `objects`, hashed straight into a set of the right size.
+    ///
+    /// `update(with:)`, not `insert(_:)`: `insert` hands back the member it stored, a copy of the
+    /// ID retained and released at once (an ID retains its entity), ~2 % of saving 100,000 new
+    /// objects; `update` returns only a member it replaced, here none.
     private static func objectIDs(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
         var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
-        for o in objects { ids.insert(o.objectID) }
+        for o in objects { ids.update(with: o.objectID) }
         return ids
     }
 
