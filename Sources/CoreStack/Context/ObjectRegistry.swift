@@ -54,7 +54,7 @@ struct ObjectRegistry {
             let o = objects[i]
             // Counted only when registered here, so `moved` is exact.
             if temporary.holds(o, for: old[i]) { moved += 1 }
-            o.objectID = new[i]
+            o.objectID.become(new[i])
             permanent.setValue(o, forKey: new[i])
         }
         if moved == temporary.count {

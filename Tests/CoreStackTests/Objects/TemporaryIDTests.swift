@@ -161,6 +161,23 @@ struct TemporaryIDTests {
         }
     }
 
+    @Test("become: a temporary ID turned in place into a permanent one equals it and hashes like it; another entity's ID is taken whole")
+    func becomePermanent() throws {
+        let model = try LibraryModel.make()
+        let author = try #require(model.entity(named: "Author"))
+        let publisher = try #require(model.entity(named: "Publisher"))
+        let token = StoreIdentifiers.token(for: "BECOME-TEST")
+        let permanent = ManagedObjectID(entity: author, storeToken: token, primaryKey: 42)
+        var id = ManagedObjectID(entity: author, temporaryKey: 7)
+        id.become(permanent)
+        #expect(id == permanent)
+        #expect(!id.isTemporaryID && id.primaryKey == 42 && id.storeIdentifier == "BECOME-TEST")
+        #expect(Set([id]).contains(permanent))
+        let other = ManagedObjectID(entity: publisher, storeToken: token, primaryKey: 3)
+        id.become(other)
+        #expect(id == other && id.entity === publisher)
+    }
+
     @Test("sets of objects and IDs hash with their cheap mix and still find every member")
     func cheapHashes() throws {
         let stack = try TestStack(.inMemory)
