@@ -228,7 +228,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let store = try requireStore()
         // Every pass reads the IDs in place by index and makes each permanent ID once: an ID
         // retains its entity, so each copy of one (a zip, `var out = ids` then overwritten) is a
-        // retain and a release, ~10 % of saving 100,000 new objects (BENCHMARKS.md, W1).
+        // retain and a release, ~5 % of saving 100,000 new objects (BENCHMARKS.md, W1).
         // The IDs still to assign, grouped by entity (as indexes into `ids`), in the order met.
         var groups: [(entity: EntityDescription, indexes: [Int])] = []
         var groupOf: [ObjectIdentifier: Int] = [:]
