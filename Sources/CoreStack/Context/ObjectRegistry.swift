@@ -47,17 +47,21 @@ struct ObjectRegistry {
     /// three parallel) and sets each object's ``ManagedObject/objectID``.
     mutating func promote(_ objects: [ManagedObject], from old: [ManagedObjectID], to new: [ManagedObjectID]) {
         var moved = 0
-        for (o, (t, p)) in zip(objects, zip(old, new)) where t != p && t.isTemporary {
+        // By index, reading the IDs in place: each copy of an ID (a `zip`) retains and releases
+        // its entity.
+        let n = min(objects.count, old.count, new.count)
+        for i in 0..<n where old[i].isTemporary && old[i] != new[i] {
+            let o = objects[i]
             // Counted only when registered here, so `moved` is exact.
-            if temporary[t] === o { moved += 1 }
-            o.objectID = p
-            permanent.setValue(o, forKey: p)
+            if temporary.holds(o, for: old[i]) { moved += 1 }
+            o.objectID.become(new[i])
+            permanent.setValue(o, forKey: new[i])
         }
         if moved == temporary.count {
             // Every temporary key went: drop the table rather than empty it key by key.
             temporary.removeAll()
         } else {
-            for (t, p) in zip(old, new) where t != p && t.isTemporary { temporary[t] = nil }
+            for i in 0..<n where old[i].isTemporary && old[i] != new[i] { temporary[old[i]] = nil }
         }
     }
 

@@ -53,6 +53,13 @@ struct TemporaryObjectTable {
         }
     }
 
+    /// Whether `object` is the one registered under `id` (no object retained for the check).
+    func holds(_ object: ManagedObject, for id: ManagedObjectID) -> Bool {
+        let (n, i) = Self.split(id.rawKey)
+        if n == hotNumber { return hot[i] === object && object.objectID == id }
+        return pages[n]?[i] === object && object.objectID == id
+    }
+
     private mutating func makeHot(_ n: Int64) {
         if hotNumber != .min { pages[hotNumber] = hot }
         hot = pages.removeValue(forKey: n) ?? [ManagedObject?](repeating: nil, count: Self.pageSize)

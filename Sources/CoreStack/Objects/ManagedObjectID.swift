@@ -21,10 +21,10 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
     /// process; see BENCHMARKS.md for what the retain costs.)
     let _entity: EntityDescription
     /// The primary key for a permanent ID, the process-wide counter for a temporary one.
-    let rawKey: Int64
+    private(set) var rawKey: Int64
     /// The store's identifier, interned (see ``StoreIdentifiers``); 0 for temporary IDs.
-    let storeToken: UInt32
-    let isTemporary: Bool
+    private(set) var storeToken: UInt32
+    private(set) var isTemporary: Bool
 
     // One reference and three integers: an ID is copied, hashed and compared on every insert,
     // register, fetch and save, so it holds no string (the store's UUID is interned).
@@ -38,6 +38,19 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
         self.rawKey = primaryKey
         self.storeToken = storeToken
         self.isTemporary = false
+    }
+
+    /// Turns this ID, in place, into `permanent`, an ID of the same entity: only the integers
+    /// change, so the entity is neither retained nor released (assigning `permanent` would retain
+    /// its entity and release this one's, the same object). Any other ID is assigned whole.
+    mutating func become(_ permanent: ManagedObjectID) {
+        guard permanent._entity === _entity else {
+            self = permanent
+            return
+        }
+        rawKey = permanent.rawKey
+        storeToken = permanent.storeToken
+        isTemporary = permanent.isTemporary
     }
 
     init(temporaryFor entity: EntityDescription) {

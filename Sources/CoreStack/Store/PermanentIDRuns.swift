@@ -42,9 +42,11 @@ struct PermanentIDRuns {
         // The last run starting at or before the key.
         let after = position(of: id.rawKey)
         guard after > 0 else { return nil }
-        let run = runs[after - 1]
-        guard id.rawKey < run.endTemporary, run.entity === id._entity else { return nil }
-        return ManagedObjectID(entity: run.entity, storeToken: run.storeToken, primaryKey: run.firstKey + (id.rawKey - run.firstTemporary))
+        // Read in place: a copy of the run would retain and release its entity.
+        let r = after - 1
+        guard id.rawKey < runs[r].endTemporary, runs[r].entity === id._entity else { return nil }
+        return ManagedObjectID(
+            entity: id._entity, storeToken: runs[r].storeToken, primaryKey: runs[r].firstKey + (id.rawKey - runs[r].firstTemporary))
     }
 
     /// Records that `temporary[i]` became `permanent[i]` (a temporary ID is recorded once).
@@ -57,7 +59,30 @@ struct PermanentIDRuns {
                 fresh.append(Run(firstTemporary: t.rawKey, count: 1, firstKey: p.rawKey, entity: t._entity, storeToken: p.storeToken))
             }
         }
+        add(fresh)
+    }
+
+    /// Records that temporary keys `temporaryKeys[i]` of `entity` became primary keys
+    /// `primaryKeys[i]` in the store of `storeToken` (what a coordinator's
+    /// `obtainPermanentIDs(for:)` assigns, recorded from plain keys: no ID is copied).
+    mutating func record(
+        entity: EntityDescription, storeToken: UInt32, temporaryKeys: some Sequence<Int64>, primaryKeys: [Int64]
+    ) {
+        var fresh: [Run] = []
+        for (t, p) in zip(temporaryKeys, primaryKeys) {
+            if let last = fresh.indices.last, t == fresh[last].endTemporary, p == fresh[last].firstKey + fresh[last].count {
+                fresh[last].count += 1
+            } else {
+                fresh.append(Run(firstTemporary: t, count: 1, firstKey: p, entity: entity, storeToken: storeToken))
+            }
+        }
+        add(fresh)
+    }
+
+    /// Adds new runs, keeping the runs in temporary-key order.
+    private mutating func add(_ fresh: [Run]) {
         guard !fresh.isEmpty else { return }
+        var fresh = fresh
         fresh.sort { $0.firstTemporary < $1.firstTemporary }
         for run in fresh {
             // Usually after every run so far; a context that took its keys before another one

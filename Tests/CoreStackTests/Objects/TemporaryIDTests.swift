@@ -99,6 +99,85 @@ struct TemporaryIDTests {
         #expect(runs[first[0]] == nil)
     }
 
+    @Test("permanent-ID runs recorded from plain keys: one run per consecutive stretch, found like ID-recorded runs")
+    func permanentIDRunsFromKeys() throws {
+        let model = try LibraryModel.make()
+        let author = try #require(model.entity(named: "Author"))
+        let publisher = try #require(model.entity(named: "Publisher"))
+        let token = StoreIdentifiers.token(for: "RUNS-KEYS-TEST")
+        func perm(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, storeToken: token, primaryKey: k) }
+        func temp(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, temporaryKey: k) }
+        var runs = PermanentIDRuns()
+        // Temporary keys 1...500 then 600...699 (a gap), primary keys 1...600: two runs.
+        let temporaryKeys = Array(Int64(1)...500) + Array(Int64(600)...699)
+        runs.record(entity: author, storeToken: token, temporaryKeys: temporaryKeys, primaryKeys: Array(Int64(1)...600))
+        #expect(runs.runCount == 2)
+        // Another entity's keys, earlier temporary keys recorded later: back into order.
+        runs.record(entity: publisher, storeToken: token, temporaryKeys: [510, 511, 513], primaryKeys: [40, 41, 42])
+        #expect(runs.runCount == 4)
+        for (i, t) in temporaryKeys.enumerated() { #expect(runs[temp(author, t)] == perm(author, Int64(i + 1))) }
+        #expect(runs[temp(publisher, 510)] == perm(publisher, 40))
+        #expect(runs[temp(publisher, 511)] == perm(publisher, 41))
+        #expect(runs[temp(publisher, 513)] == perm(publisher, 42))
+        #expect(runs[temp(publisher, 512)] == nil)
+        #expect(runs[temp(author, 510)] == nil)  // a key in a run of another entity
+        #expect(runs[temp(author, 550)] == nil)
+    }
+
+    @Test("obtaining permanent IDs: result parallel to the input, permanent and already-assigned IDs kept, interleaved entities")
+    func obtainPermanentIDsMixed() throws {
+        let stack = try TestStack(.sqlite)
+        let context = stack.context
+        let coordinator = stack.coordinator
+        try context.performAndWait {
+            let a1 = try context.insert(Author.self)
+            let p1 = try context.insert(Publisher.self)
+            let a2 = try context.insert(Author.self)
+            let p2 = try context.insert(Publisher.self)
+            a1.name = "A1"; a2.name = "A2"; p1.name = "P1"; p2.name = "P2"
+            let early = try context.insert(Author.self)
+            early.name = "E"
+            let earlyTemporary = early.objectID
+            try context.obtainPermanentIDs(for: [early])
+            let earlyPermanent = early.objectID
+            let saved = try context.insert(Author.self)
+            saved.name = "S"
+            try context.save()
+            let permanent = saved.objectID
+            #expect(!permanent.isTemporaryID)
+            let input = [a1.objectID, permanent, p1.objectID, earlyTemporary, a2.objectID, p2.objectID]
+            let out = try coordinator.obtainPermanentIDs(for: input)
+            #expect(out.count == input.count)
+            #expect(out[1] == permanent)
+            #expect(out[3] == earlyPermanent)
+            for i in [0, 2, 4, 5] {
+                #expect(!out[i].isTemporaryID)
+                #expect(out[i].entity === input[i].entity)
+                #expect(coordinator.canonicalID(input[i]) == out[i])
+            }
+            #expect(Set(out).count == out.count)
+            // Asked again: the same permanent IDs.
+            #expect(try coordinator.obtainPermanentIDs(for: input) == out)
+        }
+    }
+
+    @Test("become: a temporary ID turned in place into a permanent one equals it and hashes like it; another entity's ID is taken whole")
+    func becomePermanent() throws {
+        let model = try LibraryModel.make()
+        let author = try #require(model.entity(named: "Author"))
+        let publisher = try #require(model.entity(named: "Publisher"))
+        let token = StoreIdentifiers.token(for: "BECOME-TEST")
+        let permanent = ManagedObjectID(entity: author, storeToken: token, primaryKey: 42)
+        var id = ManagedObjectID(entity: author, temporaryKey: 7)
+        id.become(permanent)
+        #expect(id == permanent)
+        #expect(!id.isTemporaryID && id.primaryKey == 42 && id.storeIdentifier == "BECOME-TEST")
+        #expect(Set([id]).contains(permanent))
+        let other = ManagedObjectID(entity: publisher, storeToken: token, primaryKey: 3)
+        id.become(other)
+        #expect(id == other && id.entity === publisher)
+    }
+
     @Test("sets of objects and IDs hash with their cheap mix and still find every member")
     func cheapHashes() throws {
         let stack = try TestStack(.inMemory)
@@ -157,5 +236,26 @@ struct TemporaryObjectTableTests {
         #expect(table[ManagedObjectID(entity: author, temporaryKey: 8)] === objects[8])
         for k in objects.keys { table[ManagedObjectID(entity: author, temporaryKey: k)] = nil }
         #expect(table.count == 0 && table.values.isEmpty)
+    }
+
+    @Test("holds: true only for the very object registered under that ID, in the page being filled or another")
+    func holds() throws {
+        let model = try LibraryModel.make()
+        let author = try #require(model.entity(named: "Author"))
+        let publisher = try #require(model.entity(named: "Publisher"))
+        var table = TemporaryObjectTable()
+        let id1 = ManagedObjectID(entity: author, temporaryKey: 3)
+        let id2 = ManagedObjectID(entity: author, temporaryKey: 3000)
+        let o1 = ManagedObject(entity: author, objectID: id1)
+        let o2 = ManagedObject(entity: author, objectID: id2)
+        let stranger = ManagedObject(entity: author, objectID: id1)
+        table[id1] = o1
+        table[id2] = o2  // o1's page is no longer the one being filled
+        #expect(table.holds(o1, for: id1))
+        #expect(table.holds(o2, for: id2))
+        #expect(!table.holds(stranger, for: id1))
+        #expect(!table.holds(o1, for: id2))
+        #expect(!table.holds(o1, for: ManagedObjectID(entity: publisher, temporaryKey: 3)))
+        #expect(!table.holds(o1, for: ManagedObjectID(entity: author, temporaryKey: 9000)))
     }
 }
