@@ -180,24 +180,7 @@ final class PrimaryKeyTable<Value> {
     /// `shouldRemove` must not touch the table.
     @discardableResult
     func removeAll(where shouldRemove: (Value) -> Bool) -> Int {
-        var removed = 0
-        var emptied: [PrimaryKeyPage] = []
-        for (key, page) in pages {
-            for i in 0..<Self.pageSize {
-                guard let v = page.slots[i], shouldRemove(v) else { continue }
-                page.slots[i] = nil
-                page.count -= 1
-                removed += 1
-            }
-            if page.count == 0 { emptied.append(key) }
-        }
-        count -= removed
-        if !emptied.isEmpty {
-            hotKey = .none
-            hot = nil
-            for key in emptied { pages.removeValue(forKey: key) }
-        }
-        return removed
+        removeAll(whereSlot: { slot in slot.map(shouldRemove) ?? false })
     }
 
     /// Removes the values `shouldRemove` picks, given each slot in place (so that it can ask

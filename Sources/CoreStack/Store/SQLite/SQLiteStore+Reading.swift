@@ -122,16 +122,7 @@ extension SQLiteStore {
         _ request: StoreFetchRequest, slots: [Int], cancellation: FetchCancellation?
     ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
         let mapping = try schema.mapping(for: request.entity)
-        let entity = mapping.entity
-        var columns = ["t0.Z_PK", "t0.Z_ENT"]
-        var types: [AttributeType] = []
-        for slot in slots {
-            guard slot >= 0, slot < entity.allAttributes.count, let column = mapping.attributeColumns[slot] else {
-                throw CoreStackError.invalidFetchRequest("attribute slot \(slot) of \(entity.name) is not stored")
-            }
-            columns.append("t0.\(column)")
-            types.append(entity.attributeTypes[slot])
-        }
+        let (columns, types) = try idAndValueColumns(mapping, slots: slots)
         let expected = try expectedCount(request)
         let query = { [self] (db: Database) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) in
             let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
@@ -184,9 +175,9 @@ extension SQLiteStore {
         return try readStatement(query)
     }
 
-    /// The IDs of the matching rows with the values of a few attribute slots.
-    public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
-        let mapping = try schema.mapping(for: request.entity)
+    /// The columns of a read of IDs with a few attribute values (`Z_PK`, `Z_ENT`, then one column
+    /// per slot) and those attributes' types; a slot that is not a stored attribute is refused.
+    private func idAndValueColumns(_ mapping: SQLiteSchema.EntityMapping, slots: [Int]) throws -> (columns: [String], types: [AttributeType]) {
         let entity = mapping.entity
         var columns = ["t0.Z_PK", "t0.Z_ENT"]
         var types: [AttributeType] = []
@@ -197,6 +188,13 @@ extension SQLiteStore {
             columns.append("t0.\(column)")
             types.append(entity.attributeTypes[slot])
         }
+        return (columns, types)
+    }
+
+    /// The IDs of the matching rows with the values of a few attribute slots.
+    public func fetchObjectIDs(_ request: StoreFetchRequest, valuesAt slots: [Int]) throws -> [(objectID: ManagedObjectID, values: [AttributeValue])] {
+        let mapping = try schema.mapping(for: request.entity)
+        let (columns, types) = try idAndValueColumns(mapping, slots: slots)
         let expected = try expectedCount(request)
         return try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
