@@ -45,11 +45,7 @@ final class SQLiteOffQueueReader: Sendable {
             case let .open(queue): return queue
             case .unavailable: return nil
             case .unopened:
-                var config = Configuration()
-                config.readonly = true
-                config.busyMode = .timeout(10)
-                config.label = "CoreStack.SQLiteStore.offQueueReader"
-                config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
+                let config = SQLiteStore.secondConnectionConfiguration(label: "CoreStack.SQLiteStore.offQueueReader")
                 SQLiteSideFiles.opened(path)
                 guard let queue = try? DatabaseQueue(path: path, configuration: config),
                     (try? queue.inDatabase({ db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }))??.lowercased() == "wal"

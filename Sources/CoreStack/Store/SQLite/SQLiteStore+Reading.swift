@@ -530,12 +530,19 @@ extension SQLiteStore {
     /// statements run inside the open read transaction (or, reading chunk by chunk in separate
     /// transactions, would lose the single snapshot the stream promises). SQLite's WAL mode lets
     /// this connection hold its snapshot while the store's connection reads and writes.
-    func withStreamingConnection<T>(_ body: (Database) throws -> T) throws -> T {
+    /// The configuration of a second, read-only connection to the store file (a stream's, the
+    /// off-queue reader's): the store's SQL functions, a 10 s busy timeout.
+    static func secondConnectionConfiguration(label: String) -> Configuration {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(10)
-        config.label = "CoreStack.SQLiteStore.stream"
+        config.label = label
         config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
+        return config
+    }
+
+    func withStreamingConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        let config = Self.secondConnectionConfiguration(label: "CoreStack.SQLiteStore.stream")
         // The store's own connection keeps the side files; this one only counts while open.
         SQLiteSideFiles.opened(path)
         defer { SQLiteSideFiles.closed(path, hadWAL: true, hadSHM: true) }
