@@ -81,23 +81,11 @@ extension SQLiteStore {
         do {
             let (sql, arguments) = try selectSQL(request, countOnly: false, columns: "t0.Z_PK, t0.Z_ENT")
             let statement = try db.cachedStatement(sql: sql)
-            let token = StoreIdentifiers.token(for: identifier)
-            let table = try schema.mapping(for: request.entity).table
+            var reader = SQLiteRowIDReader(store: self, table: try schema.mapping(for: request.entity).table)
             var ids: [ManagedObjectID] = []
             ids.reserveCapacity(expected)
-            var lastNumber = -1
-            var lastEntity: EntityDescription?
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
-                    throw CoreStackError.storeCorrupted(path: path, reason: "\(table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
-                }
-                if Int(ent) != lastNumber {
-                    lastNumber = Int(ent)
-                    lastEntity = entityPlans[lastNumber]?.entity
-                }
-                // A row of an entity the model lacks is left out, as full fetches leave it out.
-                guard let entity = lastEntity else { return }
-                ids.append(ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk))
+                if let id = try reader.objectID(h) { ids.append(id) }
             }
             return ids
         }
@@ -127,14 +115,12 @@ extension SQLiteStore {
         let query = { [self] (db: Database) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) in
             let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
             let statement = try db.cachedStatement(sql: sql)
-            let token = StoreIdentifiers.token(for: identifier)
+            var reader = SQLiteRowIDReader(store: self, table: mapping.table)
             var ids: [ManagedObjectID] = []
             ids.reserveCapacity(expected)
             var values = [[AttributeValue]](repeating: [], count: types.count)
             for i in values.indices { values[i].reserveCapacity(expected) }
             var previous = [AttributeValue](repeating: .null, count: types.count)
-            var lastNumber = -1
-            var lastEntity: EntityDescription?
             // Every 1,000 virtual-machine steps SQLite asks whether to go on.
             if let cancellation, let connection = db.sqliteConnection {
                 sqlite3_progress_handler(
@@ -146,14 +132,7 @@ extension SQLiteStore {
             }
             defer { if cancellation != nil, let connection = db.sqliteConnection { sqlite3_progress_handler(connection, 0, nil, nil) } }
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
-                    throw CoreStackError.storeCorrupted(path: path, reason: "\(mapping.table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
-                }
-                if Int(ent) != lastNumber {
-                    lastNumber = Int(ent)
-                    lastEntity = entityPlans[lastNumber]?.entity
-                }
-                guard let rowEntity = lastEntity else { return }
+                guard let id = try reader.objectID(h) else { return }
                 for (i, type) in types.enumerated() {
                     // A string equal to the previous row's shares its storage (a sorted column
                     // repeats its values side by side): kept once, not read into a new string.
@@ -165,7 +144,7 @@ extension SQLiteStore {
                     previous[i] = value
                     values[i].append(value)
                 }
-                ids.append(ManagedObjectID(entity: rowEntity, storeToken: token, primaryKey: pk))
+                ids.append(id)
             }
             return (ids, values)
         }
@@ -199,24 +178,15 @@ extension SQLiteStore {
         return try readStatement { db in
             let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
             let statement = try db.cachedStatement(sql: sql)
-            let token = StoreIdentifiers.token(for: identifier)
+            var reader = SQLiteRowIDReader(store: self, table: mapping.table)
             var out: [(objectID: ManagedObjectID, values: [AttributeValue])] = []
             out.reserveCapacity(expected)
-            var lastNumber = -1
-            var lastEntity: EntityDescription?
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else {
-                    throw CoreStackError.storeCorrupted(path: path, reason: "\(mapping.table) has a row whose Z_PK or Z_ENT is NULL or not an integer")
-                }
-                if Int(ent) != lastNumber {
-                    lastNumber = Int(ent)
-                    lastEntity = entityPlans[lastNumber]?.entity
-                }
-                guard let rowEntity = lastEntity else { return }
+                guard let id = try reader.objectID(h) else { return }
                 var values: [AttributeValue] = []
                 values.reserveCapacity(types.count)
                 for (i, type) in types.enumerated() { values.append(SQLiteRawBinding.column(h, Int32(i + 2), type: type)) }
-                out.append((ManagedObjectID(entity: rowEntity, storeToken: token, primaryKey: pk), values))
+                out.append((id, values))
             }
             return out
         }
