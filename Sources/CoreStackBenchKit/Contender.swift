@@ -43,7 +43,26 @@ public enum ContenderName {
 
 /// The contenders in table order.
 public func allContenders() throws -> [any Contender] {
-    [RawContender(), GRDBStatementContender(), GRDBRecordContender(), try CoreStackContender()]
+    let all: [any Contender] = [RawContender(), GRDBStatementContender(), GRDBRecordContender(), try CoreStackContender()]
+    guard let list = ProcessInfo.processInfo.environment[contendersVariable] else { return all }
+    let wanted = Set(list.split(separator: ",").map { ContenderName.short($0.trimmingCharacters(in: .whitespaces)) })
+    return all.filter { wanted.contains(ContenderName.short($0.name)) }
+}
+
+/// The environment variable `--contenders` sets (so that workload 3's child processes see it too).
+public let contendersVariable = "CORESTACK_BENCH_CONTENDERS"
+
+extension ContenderName {
+    /// The short name `--contenders` takes: "raw", "grdb-statement", "grdb-record", "corestack".
+    public static func short(_ name: String) -> String {
+        switch name {
+        case raw: "raw"
+        default: name.lowercased().replacingOccurrences(of: " ", with: "-")
+        }
+    }
+
+    /// Every contender's short name, in table order.
+    public static let shortNames = [raw, grdbStatement, grdbRecord, coreStack].map(short)
 }
 
 /// The SQL schema shared by raw SQLite and GRDB.

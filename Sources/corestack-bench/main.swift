@@ -29,6 +29,9 @@ struct Bench: ParsableCommand {
     @Option(help: "CoreStack's row-cache limit: a row count, or none for no bound (default 100000).")
     var rowCacheLimit: String?
 
+    @Option(help: "Comma-separated contenders to run (raw, grdb-statement, grdb-record, corestack; default all), e.g. corestack alone under perf.")
+    var contenders: String?
+
     @Option(help: .hidden) var only: String?
     @Option(help: .hidden) var contender: String?
     @Option(help: .hidden) var db: String?
@@ -37,6 +40,12 @@ struct Bench: ParsableCommand {
     mutating func validate() throws {
         guard n >= 100 else { throw ValidationError("--n must be at least 100") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        if let contenders {
+            let names = contenders.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard !names.isEmpty, names.allSatisfy(ContenderName.shortNames.contains) else {
+                throw ValidationError("--contenders takes \(ContenderName.shortNames.joined(separator: ", ")), e.g. raw,corestack")
+            }
+        }
         if let rowCacheLimit, rowCacheLimit != "none", Int(rowCacheLimit) == nil {
             throw ValidationError("--row-cache-limit takes a row count or none")
         }
@@ -54,6 +63,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         if let rowCacheLimit { setenv(rowCacheLimitVariable, rowCacheLimit, 1) }
+        if let contenders { setenv(contendersVariable, contenders, 1) }
         if let only {
             try runChild(only)
             return

@@ -175,7 +175,7 @@ extension ManagedObjectContext {
             // from the end: each row moves out in order, its snapshot into its object.
             rows.withUnsafeMutableBufferPointer { $0.reverse() }
             values.withUnsafeMutableBufferPointer { $0.reverse() }
-            while let row = rows.popLast(), var shared = values.popLast() {
+            while var row = rows.popLast(), var shared = values.popLast() {
                 let id = row.objectID
                 // A store's IDs are permanent and canonical: one probe finds or registers the object.
                 let o = id.isTemporaryID
@@ -187,7 +187,9 @@ extension ManagedObjectContext {
                 }
                 let i = out.count
                 if o.isFault {
-                    o.materialize(from: row.snapshot, sharedValues: &shared)
+                    // Swapped out of the row, not copied: a copy would retain the snapshot's
+                    // arrays, a cache miss each once the fetch outgrows the processor's cache.
+                    o.materialize(from: row.takeSnapshot(), sharedValues: &shared)
                     filled[i >> 6] |= 1 << UInt64(i & 63)
                 }
                 out.append(o)

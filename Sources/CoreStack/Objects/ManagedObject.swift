@@ -54,13 +54,30 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     //   (observers, `awakeFromFetch`, `willSave`, subclass overrides) runs during an access.
     // Tests: ManagedObjectFieldAccessTests (run under ThreadSanitizer and AddressSanitizer in CI).
     @exclusivity(unchecked) @usableFromInline final var values: [AttributeValue] = []
-    var relations: [RelationSlot] = []
+    /// What materialising sets besides `values`, in one field so that filling a fault makes one
+    /// checked access instead of four (a fetch of 100,000 objects spent ~10 % of its time in
+    /// those checks). The four properties below read and modify it in place.
+    var materialized = MaterializedFields()
+    /// Relationship slots: to-one destinations, to-many sets, or not yet loaded.
+    var relations: [RelationSlot] {
+        get { materialized.relations }
+        _modify { yield &materialized.relations }
+    }
     /// The values as last fetched or saved.
-    var committed: RowSnapshot?
+    var committed: RowSnapshot? {
+        get { materialized.committed }
+        _modify { yield &materialized.committed }
+    }
     /// To-many destinations as first loaded or last saved, by slot.
-    var committedToMany: [Int: OrderedSet<ManagedObjectID>] = [:]
+    var committedToMany: [Int: OrderedSet<ManagedObjectID>] {
+        get { materialized.committedToMany }
+        _modify { yield &materialized.committedToMany }
+    }
     /// The batch of faults this object was fetched with, for firing them together.
-    var faultBatch: FaultBatch?
+    var faultBatch: FaultBatch? {
+        get { materialized.faultBatch }
+        _modify { yield &materialized.faultBatch }
+    }
     /// The last error a typed property accessor (``Attribute``, ``ToOne``…) swallowed: accessors
     /// cannot throw, so a refused value or a fault that could not fire is recorded here.
     public var lastAccessorError: (any Error)?
@@ -156,10 +173,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// The rest of materialising once `values` is set: to-one slots, the committed state, flags.
     private func fill(from snapshot: consuming RowSnapshot, toMany: [Int: OrderedSet<ManagedObjectID>]) {
-        if entity.allRelationships.isEmpty {
-            relations = []
-        } else {
-            var rel = [RelationSlot](repeating: .fault, count: entity.allRelationships.count)
+        var rel: [RelationSlot] = []
+        if !entity.allRelationships.isEmpty {
+            rel = [RelationSlot](repeating: .fault, count: entity.allRelationships.count)
             for (slot, r) in entity.allRelationships.enumerated() {
                 if r.isToMany {
                     if let set = toMany[slot] { rel[slot] = .toMany(set) }
@@ -167,12 +183,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
                     rel[slot] = .toOne(slot < snapshot.toOne.count ? snapshot.toOne[slot] : nil)
                 }
             }
-            relations = rel
         }
-        committed = consume snapshot
-        committedToMany = toMany
+        // One assignment, one checked access; the fault batch is done with.
+        materialized = MaterializedFields(relations: rel, committed: consume snapshot, committedToMany: toMany)
         faultState = .materialized
-        faultBatch = nil
     }
 
     /// The object's state as a snapshot of its current values (for pushing to a parent or saving).

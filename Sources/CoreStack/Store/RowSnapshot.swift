@@ -34,4 +34,12 @@ public struct StoreRow: Sendable {
         self.objectID = objectID
         self.snapshot = snapshot
     }
+
+    /// The row's snapshot, swapped out of the row (which is left with an empty one): unlike a
+    /// copy, this retains none of the snapshot's arrays.
+    mutating func takeSnapshot() -> RowSnapshot {
+        var taken = RowSnapshot(values: [], toOne: [], version: 0)
+        swap(&taken, &snapshot)
+        return taken
+    }
 }
