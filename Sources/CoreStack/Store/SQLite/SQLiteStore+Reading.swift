@@ -34,8 +34,7 @@ extension SQLiteStore {
             decoder.table = try schema.mapping(for: request.entity).table
             var delivered = 0
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                guard let r = try decoder.decode(h) else { return }
-                chunk.append(r)
+                try decoder.decode(h, appendingTo: &chunk)
                 if chunk.count == Self.chunkSize {
                     delivered += chunk.count
                     try body(&chunk, Swift.max(expected, delivered))
@@ -315,9 +314,8 @@ extension SQLiteStore {
         /// The store's interned identifier (looked up once per query, not per row).
         let storeToken: UInt32
         private var number = -1
-        /// Keeps the current entity alive while `current` refers to it unretained.
-        private var entityOwner: EntityDescription?
-        private var current: Unmanaged<EntityDescription>?
+        /// The entity of the current plan.
+        private var entity: EntityDescription?
         /// Per attribute slot: the row column holding it, or -1 for a transient slot.
         private var columnIndex: [Int32] = []
         private var types: [AttributeType] = []
@@ -334,8 +332,7 @@ extension SQLiteStore {
         private mutating func use(entityNumber ent: Int) -> Bool {
             guard let plan = store.entityPlans[ent] else { return false }
             number = ent
-            entityOwner = plan.entity
-            current = Unmanaged.passUnretained(plan.entity)
+            entity = plan.entity
             columnIndex = plan.attributeIndex.map { $0.map(Int32.init) ?? -1 }
             types = plan.entity.attributeTypes
             defaults = plan.entity.defaultValues
@@ -344,13 +341,16 @@ extension SQLiteStore {
             return true
         }
 
-        /// A store row from the statement's current row; nil for a row of an entity the model lacks.
+        /// Appends the store row of the statement's current row to `rows`; appends nothing for a
+        /// row of an entity the model lacks. (Appended here rather than returned: unwrapping a
+        /// returned optional row copies it, a retain and a release of each of its references.)
         /// - Throws: ``CoreStackError/storeCorrupted(path:reason:)`` for a row whose `Z_PK` or
         ///   `Z_ENT` is NULL or not an integer (Core Data writes both in every row).
-        mutating func decode(_ h: SQLiteStatement) throws -> StoreRow? {
+        mutating func decode(_ h: SQLiteStatement, appendingTo rows: inout [StoreRow]) throws {
             guard let pk = SQLiteRawBinding.int64(h, 0), let ent = SQLiteRawBinding.int64(h, 1) else { throw damagedKeys(h) }
-            if Int(ent) != number, !use(entityNumber: Int(ent)) { return nil }
-            guard let current else { return nil }
+            if Int(ent) != number, !use(entityNumber: Int(ent)) { return }
+            // The one retain a row needs: its ID's reference to the entity (moved into the ID).
+            guard let entity else { return }
             let version = SQLiteRawBinding.int64(h, 2) ?? 0
             // A save writes version + 1: the largest integer is damage, not a version (found by
             // corestack-store-fuzz, seed 13: a save trapped on the overflow).
@@ -373,11 +373,10 @@ extension SQLiteStore {
             }
             var toOne: [ManagedObjectID?] = []
             if !toOneIndex.isEmpty { toOne = decodeToOne(h) }
-            return current._withUnsafeGuaranteedRef { entity in
-                StoreRow(
-                    objectID: ManagedObjectID(entity: entity, storeToken: storeToken, primaryKey: pk),
-                    snapshot: RowSnapshot(values: values, toOne: toOne, version: version))
-            }
+            // Moved into the row (`consume`), not copied: a copy retains and releases each reference.
+            rows.append(StoreRow(
+                objectID: ManagedObjectID(entity: consume entity, storeToken: storeToken, primaryKey: pk),
+                snapshot: RowSnapshot(values: consume values, toOne: consume toOne, version: version)))
         }
 
         /// The error for a row without an integer `Z_PK` or `Z_ENT`.
@@ -432,7 +431,7 @@ extension SQLiteStore {
                         + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
                     let statement = try db.cachedStatement(sql: sql)
                     try SQLiteRawBinding.forEachRow(statement, arguments: chunk.map(\.databaseValue), in: db) { h in
-                        if let r = try decoder.decode(h) { result.append(r) }
+                        try decoder.decode(h, appendingTo: &result)
                     }
                 }
             }
@@ -483,8 +482,7 @@ extension SQLiteStore {
                 chunk.removeAll(keepingCapacity: true)
             }
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                guard let r = try decoder.decode(h) else { return }
-                chunk.append(r)
+                try decoder.decode(h, appendingTo: &chunk)
                 if chunk.count == Self.chunkSize { try deliver() }
             }
             if !chunk.isEmpty { try deliver() }
