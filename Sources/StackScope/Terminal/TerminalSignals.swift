@@ -65,7 +65,10 @@ public enum TerminalSignal: Sendable, Hashable, CaseIterable, CustomStringConver
 /// Several instances may live at once: each signal goes to every one that takes it. The handler
 /// writes to a pipe that a Dispatch read source drains (see `TerminalSignalRouter` for why not
 /// Dispatch signal sources); so do not make Dispatch signal sources for the same signals in the
-/// same process: libdispatch would replace the handler with its own.
+/// same process: libdispatch would replace the handler with its own, or this one would take the
+/// signals from them. CoreStack's `TerminationSaver` makes such sources for SIGINT, SIGTERM,
+/// SIGHUP and SIGTSTP when a `PersistentStoreManager` saves on termination (the browser's does
+/// not: `savesOnTermination: false`).
 ///
 /// ```swift
 /// let signals = TerminalSignals.onMain { signal in
