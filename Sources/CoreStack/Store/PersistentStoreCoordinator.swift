@@ -191,8 +191,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return (generation, afterStoreReadHook)
     }
 
-    /// For tests: runs `hook` in each read of rows outside the lock (fetch, fault, refresh), after
-    /// the store has read them and before they are cached. Nil removes it.
+    /// For tests: runs `hook` in each read of rows outside the lock (``fetch(_:)``, a fault's
+    /// ``snapshots(for:)``, ``refreshSnapshots(for:)``; not the streamed ``fetchRows(_:chunks:)``,
+    /// which caches while the store reads), after the store has read them and before they are
+    /// cached. Nil removes it.
     func setAfterStoreReadHook(_ hook: (@Sendable () -> Void)?) {
         lock.lock()
         afterStoreReadHook = hook
