@@ -21,9 +21,7 @@ extension ManagedObjectContext {
                 // of its faults fires, so no row of an untouched batch is read or cached.
                 ids = try persistentStoreCoordinator.fetchObjectIDs(request.storeRequest(entity: entity))
             } else if request.returnsObjectsAsFaults {
-                let fetched = try persistentStoreCoordinator.fetchRows(request.storeRequest(entity: entity))
-                ids = fetched.map { $0.objectID }
-                persistentStoreCoordinator.cache(fetched)
+                ids = try persistentStoreCoordinator.fetch(request.storeRequest(entity: entity)).map { $0.objectID }
             } else {
                 // Objects are filled from the rows as the store reads them: no separate ID array.
                 // The loop is not generic (a generic one looks type metadata up per row); every

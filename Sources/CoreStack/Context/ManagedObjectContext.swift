@@ -358,9 +358,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         return o
     }
 
-    /// The entity mapped to a ``ManagedObject`` subclass.
+    /// The entity mapped to a ``ManagedObject`` subclass (the first in the model's entity order
+    /// when several share it; see ``ManagedObjectModel/entity(forClass:)``), or
+    /// ``CoreStackError/unknownEntity(_:)`` when none uses it.
+    ///
+    /// ```swift
+    /// let entity = try context.entity(for: Book.self)
+    /// ```
     public func entity(for type: ManagedObject.Type) throws -> EntityDescription {
-        guard let e = model.entities.first(where: { $0.managedObjectClass == type }) else {
+        guard let e = model.entity(forClass: type) else {
             throw CoreStackError.unknownEntity("no entity uses the class \(type)")
         }
         return e

@@ -24,6 +24,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public let entities: [EntityDescription]
     /// Entities by name.
     public let entitiesByName: [String: EntityDescription]
+    /// The first entity (in ``entities`` order) of each ``ManagedObject`` class, by class.
+    private let entitiesByClass: [ObjectIdentifier: EntityDescription]
     /// The version's identifiers (`userDefinedModelVersionIdentifier`).
     public let versionIdentifiers: [String]
     /// The version's name (the `.xcdatamodel` folder name without extension), when read from a file.
@@ -87,6 +89,12 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         }
         self.entities = ordered
         self.entitiesByName = byName
+        // Several entities may share a class (`ManagedObject` itself, most often): the first wins.
+        var byClass: [ObjectIdentifier: EntityDescription] = [:]
+        for e in ordered where byClass[ObjectIdentifier(e.managedObjectClass)] == nil {
+            byClass[ObjectIdentifier(e.managedObjectClass)] = e
+        }
+        self.entitiesByClass = byClass
         self.versionName = versionName
         self.versionIdentifiers = versionIdentifiers
         self.fetchRequestTemplates = templates
@@ -96,6 +104,16 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
 
     /// The entity named `name`.
     public func entity(named name: String) -> EntityDescription? { entitiesByName[name] }
+
+    /// The entity mapped to a ``ManagedObject`` subclass: the first in ``entities`` order that
+    /// uses it when several do (a dictionary look-up, not a search). Nil when none does.
+    ///
+    /// ```swift
+    /// model.entity(forClass: Book.self)?.name   // "Book"
+    /// ```
+    public func entity(forClass type: ManagedObject.Type) -> EntityDescription? {
+        entitiesByClass[ObjectIdentifier(type)]
+    }
 
     /// The entity whose number (`Z_ENT`) is `number`.
     public func entity(number: Int) -> EntityDescription? {

@@ -100,6 +100,29 @@ final class PrimaryKeyTable<Value> {
         if added { count += 1 }
     }
 
+    /// Sets the value of `id` unless `keepOld` says to keep the value there, in one look-up.
+    /// `keepOld` may update the value it keeps in place. Returns whether `value` was set.
+    @inline(__always)
+    func setValue(_ value: Value, forKey id: ManagedObjectID, unless keepOld: (inout Value) -> Bool) -> Bool {
+        let (key, i) = Self.locate(id)
+        let (set, added) = withPage(creating: key) { p -> (Bool, Bool) in
+            // Moved out and back in, not copied: a copy would retain the value's parts.
+            guard var old = (p.slots + i).move() else {
+                (p.slots + i).initialize(to: value)
+                p.count += 1
+                return (true, true)
+            }
+            if keepOld(&old) {
+                (p.slots + i).initialize(to: old)
+                return (false, false)
+            }
+            (p.slots + i).initialize(to: value)
+            return (true, false)
+        }
+        if added { count += 1 }
+        return set
+    }
+
     /// Sets the value of `id`, returning the old one.
     @discardableResult
     func updateValue(_ value: Value, forKey id: ManagedObjectID) -> Value? {

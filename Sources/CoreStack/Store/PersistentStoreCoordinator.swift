@@ -30,6 +30,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var cacheLimit: Int? = PersistentStoreCoordinator.defaultRowCacheLimit
     private var permanentIDs = PermanentIDRuns()
     private var rootContexts: [WeakContext] = []
+    /// See ``setAfterStoreReadHook(_:)``; under `lock`.
+    private var afterStoreReadHook: (@Sendable () -> Void)?
     /// Serialises saves, so each one is one transaction in order.
     private let saveLock = NSLock()
     /// Remote-change observers and the monitor watching the store file for other connections' commits.
@@ -143,6 +145,67 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         useClock &+= 1
         rowCache.setValue(CachedRow(snapshot: snapshot, lastUse: useClock), forKey: id)
         if let limit = cacheLimit, rowCache.count > limit { evictRows(downTo: limit - limit / 8) }
+    }
+
+    /// Puts a row read from the store outside the lock in the cache, unless that would take the
+    /// cache back in time; returns the cached snapshot kept instead, or nil when `snapshot` went
+    /// in. Under the lock.
+    ///
+    /// A read's rows may be older than what the cache holds by the time the read takes the lock:
+    /// a save that committed in between cached its rows' next versions. So a cached row of a later
+    /// version (`RowSnapshot/version`, the row's Z_OPT) stays; one compare per row. When
+    /// `changed` (the coordinator's ``storeGeneration`` moved since the read began: a save, a
+    /// delete or a forget ran in between), a row the cache lacks is not put in either: it may have
+    /// been deleted or forgotten after the read, which cannot tell.
+    @inline(__always)
+    private func cacheReadRow(_ snapshot: RowSnapshot, for id: ManagedObjectID, changed: Bool) -> RowSnapshot? {
+        useClock &+= 1
+        let now = useClock
+        if changed {
+            let kept: RowSnapshot?? = rowCache.modifyValue(forKey: id) { entry in
+                if entry.snapshot.version > snapshot.version {
+                    entry.lastUse = now
+                    return entry.snapshot
+                }
+                entry = CachedRow(snapshot: snapshot, lastUse: now)
+                return nil
+            }
+            return kept ?? nil
+        }
+        var kept: RowSnapshot?
+        let set = rowCache.setValue(CachedRow(snapshot: snapshot, lastUse: now), forKey: id) { entry in
+            guard entry.snapshot.version > snapshot.version else { return false }
+            entry.lastUse = now
+            kept = entry.snapshot
+            return true
+        }
+        if set, let limit = cacheLimit, rowCache.count > limit { evictRows(downTo: limit - limit / 8) }
+        return kept
+    }
+
+    /// Begins a read of rows outside the lock: the ``storeGeneration`` to hand back with its rows
+    /// to ``cacheReadRow(_:for:changed:)``, and the test hook to run once the rows are read.
+    private func beginRowRead() -> (generation: UInt64, hook: (@Sendable () -> Void)?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (generation, afterStoreReadHook)
+    }
+
+    /// For tests: runs `hook` in each read of rows outside the lock (``fetch(_:)``, a fault's
+    /// ``snapshots(for:)``, ``refreshSnapshots(for:)``; not the streamed ``fetchRows(_:chunks:)``,
+    /// which caches while the store reads), after the store has read them and before they are
+    /// cached. Nil removes it.
+    func setAfterStoreReadHook(_ hook: (@Sendable () -> Void)?) {
+        lock.lock()
+        afterStoreReadHook = hook
+        lock.unlock()
+    }
+
+    /// The cached snapshot of `id` (for tests; does not count as a use).
+    func cachedSnapshot(_ id: ManagedObjectID) -> RowSnapshot? {
+        lock.lock()
+        defer { lock.unlock() }
+        return rowCache[canonicalIDLocked(id)]?.snapshot
     }
 
     /// The cached row of `id`, marked as the most recently used. Under the lock.
@@ -288,15 +351,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     // MARK: Reading
 
+    /// Rows from the store, put in the row cache (see ``cacheReadRow(_:for:changed:)``).
     func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
-        let rows = try fetchRows(request)
-        cache(rows)
+        let read = beginRowRead()
+        let rows = try requireStore().fetch(request)
+        read.hook?()
+        cache(rows, readAt: read.generation)
         return rows
-    }
-
-    /// Rows from the store, not put in the row cache: the caller caches them with ``cache(_:)``.
-    func fetchRows(_ request: StoreFetchRequest) throws -> [StoreRow] {
-        try requireStore().fetch(request)
     }
 
     /// Rows from the store a chunk at a time as they are read (see
@@ -305,17 +366,20 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// must not call back into the store (fire no fault) nor run user code (make no object: see
     /// `streamedObjects`); it runs outside the coordinator's lock.
     func fetchRows(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
+        let read = beginRowRead()
         try requireStore().fetch(request) { rows, expected in
-            cache(rows)
+            cache(rows, readAt: read.generation)
             try body(&rows, expected)
         }
     }
 
-    /// Puts rows read from the store into the row cache.
-    func cache(_ rows: [StoreRow]) {
+    /// Puts rows read from the store into the row cache; `generation` is the ``storeGeneration``
+    /// taken before the read began.
+    private func cache(_ rows: [StoreRow], readAt generation: UInt64) {
         lock.lock()
+        let changed = generation != self.generation
         // By index: a `for r in rows` copy would retain and release each row's parts once more.
-        for i in rows.indices { cacheRow(rows[i].snapshot, for: rows[i].objectID) }
+        for i in rows.indices { _ = cacheReadRow(rows[i].snapshot, for: rows[i].objectID, changed: changed) }
         lock.unlock()
     }
 
@@ -359,27 +423,47 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             let c = permanentIDs[id] ?? id
             if let s = cachedRow(c) { out[id] = s } else if !c.isTemporaryID { missing.append(c) }
         }
+        let readGeneration = generation
+        let hook = afterStoreReadHook
         lock.unlock()
         if missing.isEmpty { return out }
         let rows = try requireStore().rows(for: missing)
+        hook?()
         lock.lock()
-        for r in rows {
-            cacheRow(r.snapshot, for: r.objectID)
-            out[r.objectID] = r.snapshot
-        }
+        let changed = readGeneration != generation
+        // A later version a save cached meanwhile is the one handed out too.
+        for r in rows { out[r.objectID] = cacheReadRow(r.snapshot, for: r.objectID, changed: changed) ?? r.snapshot }
         lock.unlock()
         return out
     }
 
     /// Reads rows again from the store, bypassing (and refreshing) the cache.
+    ///
+    /// When nothing was saved, deleted or forgotten between the read and caching its rows, they
+    /// replace the cached ones whatever their versions (the store is the truth), and a row the
+    /// store no longer has leaves the cache. Otherwise a cached row of a later version (a save's,
+    /// committed after the read) stays and is the one returned: a refresh brings rows forward,
+    /// never back (see ``cacheReadRow(_:for:changed:)``).
     func refreshSnapshots(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: RowSnapshot] {
+        let read = beginRowRead()
         let rows = try requireStore().rows(for: ids.filter { !$0.isTemporaryID })
+        read.hook?()
         var out: [ManagedObjectID: RowSnapshot] = [:]
         lock.lock()
-        for id in ids { rowCache[id] = nil }
-        for r in rows {
-            cacheRow(r.snapshot, for: r.objectID)
-            out[r.objectID] = r.snapshot
+        let changed = read.generation != generation
+        if changed {
+            var found = Set<ManagedObjectID>()
+            for r in rows {
+                found.insert(r.objectID)
+                out[r.objectID] = cacheReadRow(r.snapshot, for: r.objectID, changed: true) ?? r.snapshot
+            }
+            for id in ids where !found.contains(id) { rowCache[id] = nil }
+        } else {
+            for id in ids { rowCache[id] = nil }
+            for r in rows {
+                cacheRow(r.snapshot, for: r.objectID)
+                out[r.objectID] = r.snapshot
+            }
         }
         lock.unlock()
         return out

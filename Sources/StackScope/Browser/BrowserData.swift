@@ -22,6 +22,13 @@ final class BrowserData {
     private let tableDelegate = TableDelegate()
     /// For each section, the display row of its header (sectioned tables).
     private var sectionStarts: [Int] = []
+    /// Whether the table is an ordered to-many relationship with no sort: its rows then follow
+    /// the relationship's order (as Core Data's ordered set gives it), not the store's.
+    private var followsRelationshipOrder = false
+    /// When `followsRelationshipOrder`: the controller row shown at each display row, and the
+    /// display row of each controller row (empty otherwise: display rows are controller rows).
+    private var orderedRows: [Int] = []
+    private var displayRowOfControllerRow: [Int] = []
     var counts: [String: Int] = [:]
     /// The selected object, followed across changes.
     var selectedID: ManagedObjectID?
@@ -88,6 +95,8 @@ final class BrowserData {
         let filter: String?
         let keepSelection: ManagedObjectID?
         let columns: [AttributeDescription]
+        /// Rows in the relationship's order (an ordered to-many, no sort).
+        let followsRelationshipOrder: Bool
     }
 
     /// Builds a table's controller and prepares its fetch (nothing is read yet; the table shown
@@ -99,8 +108,12 @@ final class BrowserData {
             let entity = try session.model.requireEntity(source.entityName)
             var request = FetchRequest<ManagedObject>(entityName: entity.name)
             var predicates: [CoreStack.Predicate] = []
+            var followsRelationshipOrder = false
             if case let .relationship(owner, key, _, _) = source {
                 predicates.append(try relationshipPredicate(owner: owner, key: key))
+                // No sort chosen: the store's order means nothing here, the relationship's does.
+                let ordered = try context.existingObject(with: owner).entity.relationship(named: key)?.isOrdered ?? false
+                followsRelationshipOrder = sort.isEmpty && ordered
             }
             if let filter, !filter.isEmpty { predicates.append(try CoreStack.Predicate(format: filter)) }
             request.predicate = predicates.isEmpty ? nil : predicates.count == 1 ? predicates[0] : .and(predicates)
@@ -114,7 +127,8 @@ final class BrowserData {
             let fetch = try controller.prepareFetch()
             return TableFetch(
                 controller: controller, fetch: fetch, source: source, sort: sort, sectionKey: sectionKey, filter: filter,
-                keepSelection: keepSelection, columns: entity.allAttributes.filter { !$0.isTransient })
+                keepSelection: keepSelection, columns: entity.allAttributes.filter { !$0.isTransient },
+                followsRelationshipOrder: followsRelationshipOrder)
         }
     }
 
@@ -127,6 +141,7 @@ final class BrowserData {
             self.controller = t.controller
             self.source = t.source
             self.sectioned = t.sectionKey != nil
+            self.followsRelationshipOrder = t.followsRelationshipOrder && t.sectionKey == nil
             columns = t.columns
             rebuildSectionStarts()
             selectedID = t.keepSelection
@@ -166,7 +181,10 @@ final class BrowserData {
         return sectioned ? controller.count + controller.sectionCount : controller.count
     }
 
+    /// After the controller's content changed: the display rows of section headers and, for an
+    /// ordered relationship's table, the relationship's order of the rows.
     private func rebuildSectionStarts() {
+        rebuildRelationshipOrder()
         sectionStarts = []
         guard sectioned, let controller else { return }
         var row = 0
@@ -176,10 +194,37 @@ final class BrowserData {
         }
     }
 
+    /// Orders the rows of an ordered relationship's table as the owner's relationship does (in
+    /// the context in use, unsaved changes included); rows it no longer holds go last, in the
+    /// controller's order. A deleted owner leaves the controller's order.
+    private func rebuildRelationshipOrder() {
+        orderedRows = []
+        displayRowOfControllerRow = []
+        guard followsRelationshipOrder, let controller, case let .relationship(owner, key, _, _)? = source else { return }
+        context.performAndWait {
+            let ids = controller.fetchedObjectIDs
+            guard let order = try? context.existingObject(with: owner).objectIDs(forRelationshipNamed: key) else { return }
+            var position: [ManagedObjectID: Int] = [:]
+            position.reserveCapacity(order.count)
+            for (i, id) in order.enumerated() where position[id] == nil { position[id] = i }
+            let rows = ids.indices.sorted { a, b in
+                let (pa, pb) = (position[ids[a]] ?? Int.max, position[ids[b]] ?? Int.max)
+                return pa != pb ? pa < pb : a < b
+            }
+            var displayRow = [Int](repeating: 0, count: ids.count)
+            for (d, c) in rows.enumerated() { displayRow[c] = d }
+            orderedRows = rows
+            displayRowOfControllerRow = displayRow
+        }
+    }
+
     /// The controller's index path of a display row (nil for a section header).
     func indexPath(ofDisplayRow i: Int) -> (section: Int, row: Int?)? {
         guard let controller else { return nil }
-        if !sectioned { return i < controller.count ? (0, i) : nil }
+        if !sectioned {
+            guard i < controller.count else { return nil }
+            return (0, orderedRows.indices.contains(i) ? orderedRows[i] : i)
+        }
         var lo = 0, hi = sectionStarts.count - 1
         guard hi >= 0 else { return nil }
         while lo < hi {
@@ -191,7 +236,8 @@ final class BrowserData {
     }
 
     func displayIndex(of path: IndexPath) -> Int {
-        sectioned && path.section < sectionStarts.count ? sectionStarts[path.section] + 1 + path.row : path.row
+        if sectioned { return path.section < sectionStarts.count ? sectionStarts[path.section] + 1 + path.row : path.row }
+        return displayRowOfControllerRow.indices.contains(path.row) ? displayRowOfControllerRow[path.row] : path.row
     }
 
     func displayIndex(of id: ManagedObjectID) -> Int? {
@@ -351,7 +397,8 @@ final class BrowserData {
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         let (header, lines): ([String], [[AttributeValue]]) = try context.performAndWait {
             guard let controller else { throw BrowserError.noTable }
-            let objects = controller.fetchedObjects
+            var objects = controller.fetchedObjects
+            if orderedRows.count == objects.count { objects = orderedRows.map { objects[$0] } }
             let header = ["objectID"] + columns.map(\.name)
             let lines = objects.map { o in
                 [AttributeValue.string(o.objectID.uriRepresentation().absoluteString)]

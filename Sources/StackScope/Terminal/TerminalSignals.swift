@@ -57,10 +57,18 @@ public enum TerminalSignal: Sendable, Hashable, CaseIterable, CustomStringConver
     }
 }
 
-/// The browser's signals as Dispatch sources: each signal's default action is turned off
-/// (`SIG_IGN`, then libdispatch's own handler and signalfd) and every delivery calls `handler` on
-/// `queue`. Create it before ``CursesBackend``, so curses sees the signals taken and installs none
-/// of its handlers; keep it alive as long as the app runs.
+/// The browser's signals, delivered as events: each signal's default action is replaced by a
+/// handler (installed before `init` returns, so a signal sent right after is not lost) and every
+/// delivery calls `handler` on `queue`. Create it before ``CursesBackend``, so curses sees the
+/// signals taken and installs none of its handlers; keep it alive as long as the app runs.
+///
+/// Several instances may live at once: each signal goes to every one that takes it. The handler
+/// writes to a pipe that a Dispatch read source drains (see `TerminalSignalRouter` for why not
+/// Dispatch signal sources); so do not make Dispatch signal sources for the same signals in the
+/// same process: libdispatch would replace the handler with its own, or this one would take the
+/// signals from them. CoreStack's `TerminationSaver` makes such sources for SIGINT, SIGTERM,
+/// SIGHUP and SIGTSTP when a `PersistentStoreManager` saves on termination (the browser's does
+/// not: `savesOnTermination: false`).
 ///
 /// ```swift
 /// let signals = TerminalSignals.onMain { signal in
@@ -73,25 +81,34 @@ public enum TerminalSignal: Sendable, Hashable, CaseIterable, CustomStringConver
 /// }
 /// ```
 public final class TerminalSignals: @unchecked Sendable {
-    // Sources are created in init and only cancelled afterwards; Dispatch sources are thread-safe.
-    private let sources: [DispatchSourceSignal]
+    /// The router's subscription (nil: no pipe could be made, `sources` deliver instead).
+    private let token: UInt64?
+    // Only when the router has no pipe: Dispatch sources, created in init and only cancelled
+    // afterwards (Dispatch sources are thread-safe). A signal sent before libdispatch registers
+    // them is lost then.
+    private let sources: [any DispatchSourceSignal]
     /// The signals handled.
     public let signals: [TerminalSignal]
 
-    /// Starts delivering `signals` to `handler` on `queue`.
+    /// Starts delivering `signals` to `handler` on `queue`. Every signal sent once this returns
+    /// reaches `handler` (several sent between two runs of `handler` may arrive as one call: one
+    /// call is what every case needs, a resize reads the size then).
     public init(
         _ signals: [TerminalSignal] = TerminalSignal.allCases, queue: DispatchQueue = .main,
         handler: @escaping @Sendable (TerminalSignal) -> Void
     ) {
         self.signals = signals
+        if let token = TerminalSignalRouter.shared.subscribe(signals, queue: queue, handler: handler) {
+            self.token = token
+            sources = []
+            return
+        }
+        // No pipe (no file descriptors left): libdispatch's signal sources, with their window.
+        token = nil
         sources = signals.map { kind in
             _ = signal(kind.signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: kind.signalNumber, queue: queue)
-            source.setEventHandler {
-                // Several deliveries between two runs arrive as one event; one call is what
-                // every case needs (a resize reads the size then).
-                handler(kind)
-            }
+            source.setEventHandler { handler(kind) }
             source.resume()
             return source
         }
@@ -107,9 +124,14 @@ public final class TerminalSignals: @unchecked Sendable {
         }
     }
 
-    /// Stops the sources and gives the signals their default actions back (at exit, after the
+    /// Stops delivering (no call of the handler starts after this returns) and gives the signals
+    /// their default actions back, those no other live `TerminalSignals` takes (at exit, after the
     /// terminal is restored).
     public func cancel() {
+        if let token {
+            TerminalSignalRouter.shared.unsubscribe(token, restoringDefaults: true)
+            return
+        }
         for source in sources where !source.isCancelled {
             source.cancel()
         }
@@ -119,6 +141,7 @@ public final class TerminalSignals: @unchecked Sendable {
     }
 
     deinit {
+        if let token { TerminalSignalRouter.shared.unsubscribe(token, restoringDefaults: false) }
         for source in sources where !source.isCancelled {
             source.cancel()
         }

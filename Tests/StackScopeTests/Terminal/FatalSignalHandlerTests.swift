@@ -86,7 +86,9 @@ struct FatalSignalHandlerTests {
     }
 }
 
-@Suite("terminal signals")
+// Serialized: the tests send SIGWINCH to the whole process, and one test's signal must not
+// stand in for another's lost one.
+@Suite("terminal signals", .serialized)
 struct TerminalSignalsTests {
     @Test("signal numbers map both ways")
     func numbers() {
@@ -98,7 +100,7 @@ struct TerminalSignalsTests {
         #expect(TerminalSignal(signalNumber: SIGUSR1) == nil)
     }
 
-    @Test("a delivered SIGWINCH reaches the handler on its queue")
+    @Test("a delivered SIGWINCH reaches the handler on its queue", .timeLimit(.minutes(1)))
     func delivery() async throws {
         let queue = DispatchQueue(label: "terminal-signals-test")
         let stream = AsyncStream<TerminalSignal>.makeStream()
@@ -118,6 +120,45 @@ struct TerminalSignalsTests {
         var iterator = stream.stream.makeAsyncIterator()
         let first = await iterator.next()
         #expect(first == .resized)
+    }
+
+    @Test("a SIGWINCH sent right after init returns is delivered, 200 times over", .timeLimit(.minutes(1)))
+    func signalRightAfterInit() {
+        let queue = DispatchQueue(label: "terminal-signals-right-after-init")
+        for round in 0..<200 {
+            let delivered = DispatchSemaphore(value: 0)
+            let signals = TerminalSignals([.resized], queue: queue) { _ in delivered.signal() }
+            // To the process, as a terminal sends it (raise() would aim at this thread, a
+            // Dispatch worker that blocks it).
+            kill(getpid(), SIGWINCH)
+            // Bounded: a lost signal fails the round instead of hanging the test.
+            let arrived = delivered.wait(timeout: .now() + .seconds(5)) == .success
+            signals.cancel()
+            guard arrived else {
+                Issue.record("round \(round): the SIGWINCH sent right after init was lost")
+                return
+            }
+        }
+    }
+
+    @Test("two live instances each get the signal; cancelling one leaves the other working", .timeLimit(.minutes(1)))
+    func twoInstances() {
+        let queue = DispatchQueue(label: "terminal-signals-two")
+        let first = DispatchSemaphore(value: 0)
+        let second = DispatchSemaphore(value: 0)
+        let a = TerminalSignals([.resized], queue: queue) { _ in first.signal() }
+        let b = TerminalSignals([.resized], queue: queue) { _ in second.signal() }
+        kill(getpid(), SIGWINCH)
+        #expect(first.wait(timeout: .now() + .seconds(5)) == .success)
+        #expect(second.wait(timeout: .now() + .seconds(5)) == .success)
+        a.cancel()
+        kill(getpid(), SIGWINCH)
+        #expect(second.wait(timeout: .now() + .seconds(5)) == .success)
+        b.cancel()
+        // The last one cancelled gives SIGWINCH its default action back.
+        var now = sigaction()
+        #expect(sigaction(SIGWINCH, nil, &now) == 0)
+        #expect(unsafeBitCast(now.__sigaction_handler.sa_handler, to: Int.self) == 0)
     }
 
     @Test("CursesBackend refuses to start without a terminal, with a typed error")
