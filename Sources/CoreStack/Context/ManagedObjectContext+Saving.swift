@@ -83,7 +83,7 @@ extension ManagedObjectContext {
     private static func objectIDs(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
         var pending = objects.map { $0.objectID }
         var ids = Set<ManagedObjectID>(minimumCapacity: pending.count)
-        while let id = pending.popLast() { ids.update(with: id) }
+        while let id = pending.popLast() { ids.update(with: consume id) }
         return ids
     }
 
