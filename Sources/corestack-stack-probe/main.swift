@@ -2,7 +2,8 @@
 // inserts a Note without saving, prints "ready", then waits (servicing the main queue) for a
 // signal. With argv[2] == "exit" it calls exit(0) instead of waiting; with "handler" it first
 // installs its own SIGHUP handler (printing "handled"), as an application with its own signal
-// handling would, and then waits.
+// handling would, and then waits; with "reregister" it deregisters its manager from the
+// TerminationSaver and registers it again before waiting (the second install must work too).
 import CoreStack
 import Foundation
 
@@ -33,6 +34,10 @@ do {
     try context.performAndWait {
         let note = try context.insertObject(forEntityName: "Note")
         try note.setValue(text, forKey: "text")
+    }
+    if mode == "reregister" {
+        TerminationSaver.shared.deregister(manager)
+        TerminationSaver.shared.register(manager)
     }
     FileHandle.standardOutput.write(Data("ready\n".utf8))
     if mode == "exit" { exit(0) }

@@ -13,9 +13,13 @@ import Darwin
 /// status), when it is suspended (SIGTSTP: save, then stop with SIGSTOP; saving again is possible
 /// after SIGCONT), and at normal exit (`atexit`).
 ///
-/// The signals are handled by dispatch sources on a queue of their own (with the signals set to
-/// `SIG_IGN` so they do not kill the process first); each save waits at most a few seconds for
-/// the main queue, so a program whose main thread is blocked still ends.
+/// The signals reach it through ``SignalRouter`` (a `sigaction` handler and a pipe, installed
+/// before `register` returns, and shared with the browser's terminal signals), on a queue of its
+/// own; each save waits at most a few seconds for the main queue, so a program whose main thread
+/// is blocked still ends. (It used Dispatch signal sources, with the signals set to `SIG_IGN`;
+/// libdispatch installs its handler for a signal only once per process, so after the last
+/// manager was deregistered, a manager registered later never saw a signal, and the ignored
+/// SIGTERM no longer ended the process.)
 ///
 /// It composes with the dispositions the process had when the first manager registered: after
 /// saving, a signal the application handled runs the application's handler (and the process goes
@@ -27,8 +31,8 @@ import Darwin
 /// TerminationSaver.shared.deregister(manager)   // the process's own signal handling is back
 /// ```
 ///
-/// `@unchecked Sendable`: the managers, signal sources and saved dispositions are read and
-/// written only under `lock`.
+/// `@unchecked Sendable`: the managers, the router's token and the saved dispositions are read
+/// and written only under `lock`.
 public final class TerminationSaver: @unchecked Sendable {
     /// The process-wide saver.
     public static let shared = TerminationSaver()
@@ -38,10 +42,12 @@ public final class TerminationSaver: @unchecked Sendable {
 
     private let lock = NSLock()
     private var managers: [WeakManager] = []
-    private var sources: [any DispatchSourceSignal] = []
+    /// The subscription to ``SignalRouter`` (nil when not installed, or when no pipe could be
+    /// made: then only the exit hook saves).
+    private var token: UInt64?
     private var installed = false
     private var exitHookInstalled = false
-    /// The dispositions the signals had before the handlers were installed.
+    /// The dispositions the signals had before the router took them (the application's own).
     private var previous: [Int32: sigaction] = [:]
     private let queue = DispatchQueue(label: "CoreStack.TerminationSaver")
 
@@ -107,25 +113,15 @@ public final class TerminationSaver: @unchecked Sendable {
     }
 
     private func installHandlers() {
-        var made: [any DispatchSourceSignal] = []
+        let signals = Self.terminationSignals + [SIGTSTP]
+        // Installed before this returns: a signal sent from now on is delivered.
+        let subscription = SignalRouter.shared.subscribe(signals, queue: queue) { [weak self] sig in self?.handle(sig) }
         var saved: [Int32: sigaction] = [:]
-        // A source registers with the kernel asynchronously, and an ignored signal that arrives
-        // before that is lost: wait until every source is registered before returning.
-        let registered = DispatchGroup()
-        for sig in Self.terminationSignals + [SIGTSTP] {
-            var old = sigaction()
-            if sigaction(sig, nil, &old) == 0 { saved[sig] = old }
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler { [weak self] in self?.handle(sig) }
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.resume()
-            made.append(source)
+        for sig in signals {
+            if let old = SignalRouter.shared.originalAction(for: sig) { saved[sig] = old }
         }
-        _ = registered.wait(timeout: .now() + 5)
         let hookExit: Bool = lock.withLock {
-            sources = made
+            token = subscription
             previous = saved
             defer { exitHookInstalled = true }
             return !exitHookInstalled
@@ -135,19 +131,17 @@ public final class TerminationSaver: @unchecked Sendable {
     }
 
     private func uninstallHandlers() {
-        let (made, saved): ([any DispatchSourceSignal], [Int32: sigaction]) = lock.withLock {
+        let subscription: UInt64? = lock.withLock {
             defer {
-                sources = []
+                token = nil
                 previous = [:]
                 installed = false
             }
-            return (sources, previous)
+            return token
         }
-        for source in made { source.cancel() }
-        for (sig, old) in saved {
-            var old = old
-            sigaction(sig, &old, nil)
-        }
+        // The router puts back what the signals had before it took them (unless the browser's
+        // terminal signals still take them).
+        if let subscription { SignalRouter.shared.unsubscribe(subscription, restoring: true) }
     }
 
     /// What the process did with `sig` before the handlers were installed.
@@ -190,7 +184,7 @@ public final class TerminationSaver: @unchecked Sendable {
             break
         }
         if sig == SIGTSTP {
-            // SIGTSTP is ignored so the dispatch source sees it; stop the way its default action would.
+            // The router's handler took SIGTSTP's default action; stop the way it would.
             kill(getpid(), SIGSTOP)
             return
         }

@@ -1,3 +1,4 @@
+import CoreStack
 import Dispatch
 
 #if canImport(Glibc)
@@ -63,12 +64,13 @@ public enum TerminalSignal: Sendable, Hashable, CaseIterable, CustomStringConver
 /// signals taken and installs none of its handlers; keep it alive as long as the app runs.
 ///
 /// Several instances may live at once: each signal goes to every one that takes it. The handler
-/// writes to a pipe that a Dispatch read source drains (see `TerminalSignalRouter` for why not
-/// Dispatch signal sources); so do not make Dispatch signal sources for the same signals in the
-/// same process: libdispatch would replace the handler with its own, or this one would take the
-/// signals from them. CoreStack's `TerminationSaver` makes such sources for SIGINT, SIGTERM,
-/// SIGHUP and SIGTSTP when a `PersistentStoreManager` saves on termination (the browser's does
-/// not: `savesOnTermination: false`).
+/// writes to a pipe that a Dispatch read source drains (CoreStack's `SignalRouter`, which says why
+/// not Dispatch signal sources); so do not make Dispatch signal sources for the same signals in
+/// the same process: libdispatch would replace the handler with its own, or this one would take
+/// the signals from them. CoreStack's `TerminationSaver` goes through the same router, so both
+/// get SIGINT, SIGTERM, SIGHUP and SIGTSTP when a `PersistentStoreManager` saves on termination
+/// (the browser's does not: `savesOnTermination: false`, since the saver ends the process after
+/// saving, before the browser could restore the terminal).
 ///
 /// ```swift
 /// let signals = TerminalSignals.onMain { signal in
@@ -98,7 +100,9 @@ public final class TerminalSignals: @unchecked Sendable {
         handler: @escaping @Sendable (TerminalSignal) -> Void
     ) {
         self.signals = signals
-        if let token = TerminalSignalRouter.shared.subscribe(signals, queue: queue, handler: handler) {
+        if let token = SignalRouter.shared.subscribe(signals.map(\.signalNumber), queue: queue, handler: { number in
+            if let kind = TerminalSignal(signalNumber: number) { handler(kind) }
+        }) {
             self.token = token
             sources = []
             return
@@ -125,11 +129,11 @@ public final class TerminalSignals: @unchecked Sendable {
     }
 
     /// Stops delivering (no call of the handler starts after this returns) and gives the signals
-    /// their default actions back, those no other live `TerminalSignals` takes (at exit, after the
-    /// terminal is restored).
+    /// no other subscriber takes the actions they had before (their defaults, unless the process
+    /// set its own; at exit, after the terminal is restored).
     public func cancel() {
         if let token {
-            TerminalSignalRouter.shared.unsubscribe(token, restoringDefaults: true)
+            SignalRouter.shared.unsubscribe(token, restoring: true)
             return
         }
         for source in sources where !source.isCancelled {
@@ -141,7 +145,7 @@ public final class TerminalSignals: @unchecked Sendable {
     }
 
     deinit {
-        if let token { TerminalSignalRouter.shared.unsubscribe(token, restoringDefaults: false) }
+        if let token { SignalRouter.shared.unsubscribe(token, restoring: false) }
         for source in sources where !source.isCancelled {
             source.cancel()
         }

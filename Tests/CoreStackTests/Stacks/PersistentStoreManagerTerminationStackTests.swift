@@ -91,6 +91,24 @@ struct PersistentStoreManagerTerminationStackTests {
         #expect(probe.process.terminationStatus == SIGTERM)
     }
 
+    @Test("a manager registered again after the last one was deregistered still saves on SIGTERM, and the process dies of it")
+    func reregisteredSaverStillSaves() async throws {
+        let folder = try StackTempFolder("probe")
+        let url = folder.file("LocalData.sqlite")
+        let probe = try StackProbe(storeURL: url, mode: "reregister", text: "after a second install")
+        #expect(await probe.waitUntilReady(), "the probe did not start: \(probe.text)")
+        #expect(kill(probe.process.processIdentifier, SIGTERM) == 0)
+        let ended = await probe.waitUntilExit(seconds: 30)
+        #expect(ended, "SIGTERM did not end the probe: \(probe.text)")
+        if !ended {
+            kill(probe.process.processIdentifier, SIGKILL)
+            _ = await probe.waitUntilExit(seconds: 10)
+        }
+        #expect(probe.process.terminationReason == .uncaughtSignal)
+        #expect(probe.process.terminationStatus == SIGTERM)
+        #expect(try StackProbe.notes(at: url) == ["after a second install"])
+    }
+
     @Test("deregistering the last manager restores the dispositions the process had (handler, ignored, default)")
     func deregisterRestoresDispositions() throws {
         func disposition(_ sig: Int32) -> Int {
