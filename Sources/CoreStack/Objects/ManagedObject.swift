@@ -55,8 +55,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // Tests: ManagedObjectFieldAccessTests (run under ThreadSanitizer and AddressSanitizer in CI).
     @exclusivity(unchecked) @usableFromInline final var values: [AttributeValue] = []
     /// What materialising sets besides `values`, in one field so that filling a fault makes one
-    /// checked access instead of four (a fetch of 100,000 objects spent ~10 % of its time in
-    /// those checks). The four properties below read and modify it in place.
+    /// checked access instead of four (worth ~2 ms of a 100,000-object fetch's ~52 ms in a
+    /// same-run A/B, BENCHMARKS.md). The four properties below read and modify it in place.
     var materialized = MaterializedFields()
     /// Relationship slots: to-one destinations, to-many sets, or not yet loaded.
     var relations: [RelationSlot] {
