@@ -66,6 +66,26 @@ extension SQLiteStore {
         return i
     }
 
+    /// The writer of `id`'s entity: `last` when it is the same entity (a run of rows of one
+    /// entity looks nothing up), else the one in `writers`, else a new one with `sql`'s statement.
+    private func writer(
+        for id: ManagedObjectID, last: inout RowWriter?, in writers: inout [ObjectIdentifier: RowWriter], _ db: Database,
+        sql: (EntityPlan) -> String
+    ) throws -> RowWriter {
+        let entityKey = ObjectIdentifier(id.entity)
+        if let last, last.entity == entityKey { return last }
+        let writer: RowWriter
+        if let known = writers[entityKey] {
+            writer = known
+        } else {
+            let plan = try self.plan(for: id)
+            writer = RowWriter(entity: entityKey, plan: plan, statement: try db.cachedStatement(sql: sql(plan)))
+            writers[entityKey] = writer
+        }
+        last = writer
+        return writer
+    }
+
     /// The version a save writes for `change`: one more than the version read.
     private func nextVersion(_ change: StoreRowChange) throws -> Int64 {
         let (next, overflow) = change.expectedVersion.addingReportingOverflow(1)
@@ -89,57 +109,40 @@ extension SQLiteStore {
         return try write { db in
             historyTracker?.beginSave(request) { try? schema.mapping(for: $0).number }
             var conflicts: [MergeConflict] = []
-            var maxKeys: [Int: Int64] = [:]
 
-            // One plan and statement lookup per entity, not per row (both hash strings).
-            var insertPlans: [ObjectIdentifier: (EntityPlan, Statement)] = [:]
-            for change in request.inserted {
-                let entityKey = ObjectIdentifier(change.objectID.entity)
-                let plan: EntityPlan
-                let statement: Statement
-                if let memo = insertPlans[entityKey] {
-                    (plan, statement) = memo
-                } else {
-                    plan = try self.plan(for: change.objectID)
-                    statement = try db.cachedStatement(sql: plan.insertSQL)
-                    insertPlans[entityKey] = (plan, statement)
-                }
-                let pk = try key(change.objectID)
-                let version = try nextVersion(change)
-                let h = statement.sqliteStatement
+            // One plan and statement lookup per run of rows of one entity, not per row: the
+            // lookup hashes, and each row is read in place (a copy of a change retains its arrays).
+            var inserters: [ObjectIdentifier: RowWriter] = [:]
+            var lastInserter: RowWriter?
+            for i in request.inserted.indices {
+                let writer = try self.writer(for: request.inserted[i].objectID, last: &lastInserter, in: &inserters, db) { $0.insertSQL }
+                let pk = try key(request.inserted[i].objectID)
+                let version = try nextVersion(request.inserted[i])
+                let h = writer.statement.sqliteStatement
                 SQLiteRawBinding.bind(h, 1, pk)
-                SQLiteRawBinding.bind(h, 2, Int64(plan.mapping.number))
+                SQLiteRawBinding.bind(h, 2, Int64(writer.plan.mapping.number))
                 SQLiteRawBinding.bind(h, 3, version)
-                _ = try bindColumns(change, plan: plan, to: h, from: 4)
-                try SQLiteRawBinding.step(statement, in: db)
-                let root = plan.rootNumber
-                maxKeys[root] = max(maxKeys[root] ?? 0, pk)
+                _ = try bindColumns(request.inserted[i], plan: writer.plan, to: h, from: 4)
+                try SQLiteRawBinding.step(writer.statement, in: db)
+                writer.maxKey = max(writer.maxKey, pk)
             }
 
-            var updatePlans: [ObjectIdentifier: (EntityPlan, Statement)] = [:]
-            for change in request.updated {
-                let entityKey = ObjectIdentifier(change.objectID.entity)
-                let plan: EntityPlan
-                let statement: Statement
-                if let memo = updatePlans[entityKey] {
-                    (plan, statement) = memo
-                } else {
-                    plan = try self.plan(for: change.objectID)
-                    statement = try db.cachedStatement(sql: plan.updateSQL)
-                    updatePlans[entityKey] = (plan, statement)
-                }
-                let pk = try key(change.objectID)
-                let version = try nextVersion(change)
-                let h = statement.sqliteStatement
-                var i = try bindColumns(change, plan: plan, to: h, from: 1)
-                SQLiteRawBinding.bind(h, i, version); i += 1
-                SQLiteRawBinding.bind(h, i, pk); i += 1
-                SQLiteRawBinding.bind(h, i, change.expectedVersion)
-                try SQLiteRawBinding.step(statement, in: db)
+            var updaters: [ObjectIdentifier: RowWriter] = [:]
+            var lastUpdater: RowWriter?
+            for i in request.updated.indices {
+                let writer = try self.writer(for: request.updated[i].objectID, last: &lastUpdater, in: &updaters, db) { $0.updateSQL }
+                let pk = try key(request.updated[i].objectID)
+                let version = try nextVersion(request.updated[i])
+                let h = writer.statement.sqliteStatement
+                var p = try bindColumns(request.updated[i], plan: writer.plan, to: h, from: 1)
+                SQLiteRawBinding.bind(h, p, version); p += 1
+                SQLiteRawBinding.bind(h, p, pk); p += 1
+                SQLiteRawBinding.bind(h, p, request.updated[i].expectedVersion)
+                try SQLiteRawBinding.step(writer.statement, in: db)
                 if db.changesCount == 0 {
                     conflicts.append(MergeConflict(
-                        objectID: change.objectID, expectedVersion: change.expectedVersion,
-                        storeVersion: try currentVersion(db, table: plan.mapping.table, pk: pk)))
+                        objectID: request.updated[i].objectID, expectedVersion: request.updated[i].expectedVersion,
+                        storeVersion: try currentVersion(db, table: writer.plan.mapping.table, pk: pk)))
                 }
             }
 
@@ -169,6 +172,10 @@ extension SQLiteStore {
 
             if !conflicts.isEmpty { throw CoreStackError.mergeConflict(conflicts) }
 
+            var maxKeys: [Int: Int64] = [:]
+            for writer in inserters.values {
+                maxKeys[writer.plan.rootNumber] = max(maxKeys[writer.plan.rootNumber] ?? 0, writer.maxKey)
+            }
             for (root, maxKey) in maxKeys {
                 try db.cachedStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND IFNULL(Z_MAX, 0) < ?")
                     .execute(arguments: [maxKey, root, maxKey])
@@ -245,5 +252,19 @@ extension SQLiteStore {
                 }
             }
         }
+    }
+}
+
+/// The plan and statement a save writes one entity's rows with, and the largest key it wrote.
+private final class RowWriter {
+    let entity: ObjectIdentifier
+    let plan: SQLiteStore.EntityPlan
+    let statement: Statement
+    var maxKey: Int64 = 0
+
+    init(entity: ObjectIdentifier, plan: SQLiteStore.EntityPlan, statement: Statement) {
+        self.entity = entity
+        self.plan = plan
+        self.statement = statement
     }
 }

@@ -78,20 +78,40 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Where one entity's values sit in a read row and how they are written.
-    struct EntityPlan {
-        var entity: EntityDescription
-        var mapping: SQLiteSchema.EntityMapping
+    ///
+    /// A class: a save and a read look a plan up per row, and a copy of a struct of eight
+    /// references retained and released each of them (~4 % of saving 100,000 new objects).
+    final class EntityPlan {
+        let entity: EntityDescription
+        let mapping: SQLiteSchema.EntityMapping
         /// Row index of each attribute slot (nil: transient).
-        var attributeIndex: [Int?]
+        let attributeIndex: [Int?]
         /// Row indexes of each to-one slot's key and entity columns.
-        var toOneIndex: [(key: Int, entity: Int?)?]
-        var insertSQL: String
-        var updateSQL: String
+        let toOneIndex: [(key: Int, entity: Int?)?]
+        let insertSQL: String
+        let updateSQL: String
         /// Attribute slots and to-one slots in the order of the insert/update columns.
-        var writtenAttributes: [(slot: Int, type: AttributeType)]
-        var writtenToOnes: [(slot: Int, hasEntityColumn: Bool)]
+        let writtenAttributes: [(slot: Int, type: AttributeType)]
+        let writtenToOnes: [(slot: Int, hasEntityColumn: Bool)]
         /// The store number of the entity's root (whose `Z_MAX` covers its keys).
-        var rootNumber: Int
+        let rootNumber: Int
+
+        init(
+            entity: EntityDescription, mapping: SQLiteSchema.EntityMapping, attributeIndex: [Int?],
+            toOneIndex: [(key: Int, entity: Int?)?], insertSQL: String, updateSQL: String,
+            writtenAttributes: [(slot: Int, type: AttributeType)], writtenToOnes: [(slot: Int, hasEntityColumn: Bool)],
+            rootNumber: Int
+        ) {
+            self.entity = entity
+            self.mapping = mapping
+            self.attributeIndex = attributeIndex
+            self.toOneIndex = toOneIndex
+            self.insertSQL = insertSQL
+            self.updateSQL = updateSQL
+            self.writtenAttributes = writtenAttributes
+            self.writtenToOnes = writtenToOnes
+            self.rootNumber = rootNumber
+        }
     }
 
     /// What opening a file found in it.
