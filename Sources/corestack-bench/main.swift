@@ -174,8 +174,8 @@ struct Bench: ParsableCommand {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: dir) }
             let p = try FetchPhases.measure(count: n, runs: runs, directory: dir)
-            print(String(format: "workload 2 phases, N = %d, median of %d: store fetch %.1f ms, context fetch %.1f ms (store read included), property reads %.1f ms",
-                         n, runs, p.storeFetch, p.contextFetch, p.propertyReads))
+            print(String(format: "workload 2 phases, N = %d, median of %d: store fetch %.1f ms, context fetch %.1f ms (store read included), property reads %.1f ms, objects released %.1f ms, session closed %.1f ms",
+                         n, runs, p.storeFetch, p.contextFetch, p.propertyReads, p.objectRelease, p.sessionClose))
             return
         }
         if mode == "queuecheck" {

@@ -143,4 +143,41 @@ struct RowCacheLimitTests {
         let title = try Self.read(coordinator, pages: 0..<1)[0]
         #expect(title == "Saved by saver")
     }
+
+    @Test("a limit of 0 caches no row: reads, faults, saves and conflicts all go to the store")
+    func zeroLimitCachesNothing() throws {
+        let (coordinator, ids) = try Self.store(books: 40, limit: 0)
+        let titles = try Self.read(coordinator, pages: 0..<40)
+        #expect(titles.count == 40)
+        #expect(titles[7] == "Book 007")
+        #expect(coordinator.rowCacheCount == 0)
+        // A fault reads its row from the store, and a save caches nothing either.
+        let writer = Self.context(coordinator, "writer")
+        try writer.performAndWait {
+            let b = try #require(try writer.object(with: ids[7]) as? Book)
+            #expect(b.title == "Book 007")
+            b.title = "Seven"
+            try writer.save()
+        }
+        #expect(coordinator.rowCacheCount == 0)
+        #expect(try Self.read(coordinator, pages: 7..<8)[7] == "Seven")
+        // A stale object still meets optimistic locking: the object's own committed version.
+        let saver = Self.context(coordinator, "saver")
+        try saver.performAndWait { _ = try #require(try saver.object(with: ids[0]) as? Book).title }
+        let other = Self.context(coordinator, "other")
+        try other.performAndWait {
+            try #require(try other.object(with: ids[0]) as? Book).title = "Changed elsewhere"
+            try other.save()
+        }
+        let result = saver.performAndWait {
+            Result<Void, any Error> {
+                try #require(try saver.object(with: ids[0]) as? Book).title = "Saved by saver"
+                try saver.save()
+            }
+        }
+        var conflicted = false
+        if case .failure(CoreStackError.mergeConflict(let conflicts)) = result { conflicted = conflicts.contains { $0.objectID == ids[0] } }
+        #expect(conflicted)
+        #expect(try Self.read(coordinator, pages: 0..<1)[0] == "Changed elsewhere")
+    }
 }
