@@ -180,22 +180,26 @@ extension ManagedObjectContext {
         func holdsRelationships(_ o: ManagedObject) -> Bool { !o.isFault && !o.relations.isEmpty }
         let holders = objects.filter(holdsRelationships) + others.filter(holdsRelationships)
         if !holders.isEmpty {
-            rewriteReferences(in: holders, map: Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }))
+            rewriteReferences(in: holders, promotions: IDPromotionMap(temporary: temporary, permanent: permanent))
         }
     }
 
-    private func rewriteReferences(in objects: [ManagedObject], map: [ManagedObjectID: ManagedObjectID]) {
+    /// Points every reference `objects` hold to a promoted temporary ID at its permanent ID.
+    private func rewriteReferences(in objects: [ManagedObject], promotions: IDPromotionMap) {
+        guard !promotions.isEmpty else { return }
         for o in objects where !o.isFault && !o.relations.isEmpty {
-            for (slot, rel) in o.relations.enumerated() {
-                switch rel {
-                case let .toOne(id?) where map[id] != nil: o.relations[slot] = .toOne(map[id])
-                case let .toMany(set) where set.contains(where: { map[$0] != nil }):
-                    o.relations[slot] = .toMany(OrderedSet(set.map { map[$0] ?? $0 }))
+            for slot in o.relations.indices {
+                switch o.relations[slot] {
+                case let .toOne(id?):
+                    if let p = promotions[id] { o.relations[slot] = .toOne(p) }
+                case let .toMany(set):
+                    if let rewritten = promotions.rewritten(set) { o.relations[slot] = .toMany(rewritten) }
                 default: break
                 }
             }
-            for (slot, set) in o.committedToMany where set.contains(where: { map[$0] != nil }) {
-                o.committedToMany[slot] = OrderedSet(set.map { map[$0] ?? $0 })
+            if o.committedToMany.isEmpty { continue }
+            for (slot, set) in o.committedToMany {
+                if let rewritten = promotions.rewritten(set) { o.committedToMany[slot] = rewritten }
             }
         }
     }
@@ -639,6 +643,6 @@ extension ManagedObjectContext {
         let temporary = temps.map { $0.objectID }
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
         registered.promote(temps, from: temporary, to: permanent)
-        rewriteReferences(in: Array(registered.values), map: Dictionary(zip(temporary, permanent), uniquingKeysWith: { first, _ in first }))
+        rewriteReferences(in: Array(registered.values), promotions: IDPromotionMap(temporary: temporary, permanent: permanent))
     }
 }

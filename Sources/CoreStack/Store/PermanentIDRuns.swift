@@ -80,19 +80,41 @@ struct PermanentIDRuns {
     }
 
     /// Adds new runs, keeping the runs in temporary-key order.
+    ///
+    /// Usually every new run comes after the runs so far (one entity's inserts, or a context that
+    /// took its keys before another one saved: a few runs a little before the end). When they do
+    /// not, the two sorted lists are merged in one pass: a save that interleaves entities (a book,
+    /// its ten chapters, the next book…) records one run per book and per book's chapters, and
+    /// inserting each chapters' run among the books' ones moved the runs after it every time
+    /// (quadratic: 10,000 books took ~30 ms of workload 7a's save).
     private mutating func add(_ fresh: [Run]) {
         guard !fresh.isEmpty else { return }
         var fresh = fresh
         fresh.sort { $0.firstTemporary < $1.firstTemporary }
-        for run in fresh {
-            // Usually after every run so far; a context that took its keys before another one
-            // saved puts its runs a little before the end.
-            if let last = runs.last, last.firstTemporary > run.firstTemporary {
-                runs.insert(run, at: position(of: run.firstTemporary))
+        guard let last = runs.last, last.firstTemporary > fresh[0].firstTemporary else {
+            runs.append(contentsOf: fresh)
+            return
+        }
+        if fresh.count == 1 {
+            runs.insert(fresh[0], at: position(of: fresh[0].firstTemporary))
+            return
+        }
+        var merged: [Run] = []
+        merged.reserveCapacity(runs.count + fresh.count)
+        var i = 0
+        var j = 0
+        while i < runs.count, j < fresh.count {
+            if runs[i].firstTemporary <= fresh[j].firstTemporary {
+                merged.append(runs[i])
+                i += 1
             } else {
-                runs.append(run)
+                merged.append(fresh[j])
+                j += 1
             }
         }
+        merged.append(contentsOf: runs[i...])
+        merged.append(contentsOf: fresh[j...])
+        runs = merged
     }
 
     /// The index of the first run starting after `key`.

@@ -124,6 +124,36 @@ struct TemporaryIDTests {
         #expect(runs[temp(author, 550)] == nil)
     }
 
+    @Test("permanent-ID runs of interleaved entities (an owner, then its ten members, 1,000 times) recorded per entity: every key found, runs in order")
+    func permanentIDRunsInterleaved() throws {
+        let model = try LibraryModel.make()
+        let author = try #require(model.entity(named: "Author"))
+        let publisher = try #require(model.entity(named: "Publisher"))
+        let token = StoreIdentifiers.token(for: "RUNS-INTERLEAVED-TEST")
+        func perm(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, storeToken: token, primaryKey: k) }
+        func temp(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, temporaryKey: k) }
+        // Temporary keys 11i+1 are owners (publishers), 11i+2…11i+11 their members (authors).
+        let owners = (0..<1000).map { Int64(11 * $0 + 1) }
+        let members = (0..<1000).flatMap { i in (2...11).map { Int64(11 * i + $0) } }
+        var runs = PermanentIDRuns()
+        // As a save records them: the members' runs after the owners', each landing between two.
+        runs.record(entity: publisher, storeToken: token, temporaryKeys: owners, primaryKeys: (1...1000).map(Int64.init))
+        runs.record(entity: author, storeToken: token, temporaryKeys: members, primaryKeys: (1...10_000).map(Int64.init))
+        #expect(runs.runCount == 2000)
+        for (i, t) in owners.enumerated() { #expect(runs[temp(publisher, t)] == perm(publisher, Int64(i + 1))) }
+        for (i, t) in members.enumerated() { #expect(runs[temp(author, t)] == perm(author, Int64(i + 1))) }
+        #expect(runs[temp(author, 1)] == nil)  // an owner's key, another entity
+        #expect(runs[temp(publisher, 2)] == nil)
+        #expect(runs[temp(author, 11_001)] == nil)  // past the last run
+        // A later batch, and one recorded late with earlier keys, still land in order.
+        runs.record(entity: author, storeToken: token, temporaryKeys: [20_000, 20_001], primaryKeys: [10_001, 10_002])
+        runs.record(entity: publisher, storeToken: token, temporaryKeys: [11_001, 11_005], primaryKeys: [1001, 1002])
+        #expect(runs[temp(author, 20_001)] == perm(author, 10_002))
+        #expect(runs[temp(publisher, 11_005)] == perm(publisher, 1002))
+        let index = try #require(members.firstIndex(of: 5_000))
+        #expect(runs[temp(author, 5_000)] == perm(author, Int64(index + 1)))
+    }
+
     @Test("obtaining permanent IDs: result parallel to the input, permanent and already-assigned IDs kept, interleaved entities")
     func obtainPermanentIDsMixed() throws {
         let stack = try TestStack(.sqlite)
