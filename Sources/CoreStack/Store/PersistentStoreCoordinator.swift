@@ -118,10 +118,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// sweep runs once per eighth of the limit put in and costs O(1) per row amortised. Dropping a
     /// row loses nothing: objects keep their own committed snapshot (optimistic locking checks
     /// its version), and a fault whose row was dropped reads it from the store again. Setting a
-    /// lower limit trims the cache at once.
+    /// lower limit trims the cache at once; a limit of 0 caches no row at all.
     ///
     /// ```swift
     /// coordinator.rowCacheLimit = 10_000   // at most 10,000 cached rows
+    /// coordinator.rowCacheLimit = 0        // no row cache: every fault reads the store
     /// coordinator.rowCacheLimit = nil      // keep every row read (the cache grows with the reads)
     /// ```
     public var rowCacheLimit: Int? {
