@@ -178,6 +178,18 @@ struct Bench: ParsableCommand {
                          n, runs, p.storeFetch, p.contextFetch, p.propertyReads, p.objectRelease, p.sessionClose))
             return
         }
+        if mode == "frcinsert" {
+            // A controller taking in objects inserted into its context (BENCHMARKS.md, "Controllers").
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("corestack-bench-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            print("| items | inserted | controller | ms to take them in | µs per object |")
+            print("|---:|---:|---|---:|---:|")
+            for row in try ControllerInsertCost.measure(count: n, inserts: [1, 100, 1_000, 10_000], runs: runs, directory: dir) {
+                print(String(format: "| %d | %d | %@ | %.2f | %.1f |", row.items, row.inserted, row.batched ? "batched (50)" : "objects",
+                             row.milliseconds, row.milliseconds * 1000 / Double(row.inserted)))
+            }
+            return
+        }
         if mode == "queuecheck" {
             // The always-on queue check of a context's entry points (BENCHMARKS.md, "Queue confinement").
             let c = try QueueCheckCost.measure(calls: max(n, 100_000) * 10, runs: runs)

@@ -369,6 +369,79 @@ extension FetchedResultsController {
         return !found
     }
 
+    /// Files arriving objects in order, as ``file(_:key:)`` one after the other would, and returns
+    /// the keys of the sections it created. Into a section that takes more than a few, they are
+    /// merged in one pass (sorted among themselves, stably, then merged with the section's rows):
+    /// inserting them one at a time moved every row after each one, O(arrivals × rows), and 10,000
+    /// objects inserted into a 100,000-row controller took 370 ms.
+    func file(_ arrivals: [(T, RowKey)]) -> Set<AttributeValue> {
+        var created = Set<AttributeValue>()
+        var bySection: [AttributeValue: [Int]] = [:]
+        var order: [AttributeValue] = []
+        for (i, a) in arrivals.enumerated() {
+            if bySection[a.1.section] == nil { order.append(a.1.section) }
+            bySection[a.1.section, default: []].append(i)
+        }
+        for key in order {
+            let indexes = bySection[key] ?? []
+            if indexes.count <= 8 {
+                for i in indexes where file(arrivals[i].0, key: arrivals[i].1) { created.insert(key) }
+                continue
+            }
+            let (s, found) = sectionSearch(key)
+            if !found {
+                sectionStore.insert(makeSection(key: key), at: s)
+                created.insert(key)
+            }
+            merge(indexes.map { arrivals[$0] }, into: s)
+        }
+        return created
+    }
+
+    /// Merges arrivals into section `s` in one pass; rows of equal sort values keep the section's
+    /// rows first, then the arrivals in their order (where ``upperBound(_:in:)`` would put them).
+    private func merge(_ arrivals: [(T, RowKey)], into s: Int) {
+        let descriptors = self.descriptors
+        let sorted = arrivals.indices.sorted { a, b in
+            let r = SortDescriptor.compare(arrivals[a].1.sort, arrivals[b].1.sort, by: descriptors)
+            return r == .orderedAscending || (r == .orderedSame && a < b)
+        }
+        // Each arrival's place among the section's rows as they are now (non-decreasing).
+        let positions = sorted.map { upperBound(arrivals[$0].1.sort, in: s) }
+        sectionStore[s].ids.insert(sorted.map { arrivals[$0].0.objectID }, atPositions: positions)
+        sectionStore[s].sortKeys.insert(sorted.map { arrivals[$0].1.sort }, atPositions: positions)
+        if retainsObjects {
+            insertObjects(sorted.map { arrivals[$0].0 }, atPositions: positions, into: s)
+            for (o, key) in arrivals { rowKeys[o.objectID] = key }
+        }
+        for (o, _) in arrivals where o.objectID.isTemporaryID { temporaryRows[o.objectID] = o }
+    }
+
+    /// The objects' side of ``merge(_:into:)``. `[T]` is generic here (the controller is not
+    /// specialised for its object type), so the swaps of `Array.insert(_:atPositions:)` would each
+    /// go through the type's value witnesses (~150 ns a row, 15 ms over 100,000 rows). A few
+    /// objects go in one at a time instead (each insertion moves the rows after it with one
+    /// `memmove`); many rebuild the array in one pass.
+    private func insertObjects(_ objects: [T], atPositions positions: [Int], into s: Int) {
+        let k = min(objects.count, positions.count)
+        if k <= 256 {
+            for j in 0..<k { sectionStore[s].objects.insert(objects[j], at: min(positions[j] + j, sectionStore[s].objects.count)) }
+            return
+        }
+        let old = sectionStore[s].objects
+        var merged: [T] = []
+        merged.reserveCapacity(old.count + k)
+        var from = 0
+        for j in 0..<k {
+            let p = min(max(positions[j], from), old.count)
+            merged.append(contentsOf: old[from..<p])
+            merged.append(objects[j])
+            from = p
+        }
+        merged.append(contentsOf: old[from...])
+        sectionStore[s].objects = merged
+    }
+
     /// Takes rows out of a section (rows given in any order).
     func remove(rows: [Int], from s: Int) {
         let sorted = rows.sorted(by: >)

@@ -174,9 +174,7 @@ extension FetchedResultsController {
         for (s, rows) in leaving { remove(rows: rows, from: s) }
 
         // 4. File the arriving objects at their new keys.
-        var created = Set<AttributeValue>()
-        for (o, key) in plan.insertions where file(o, key: key) { created.insert(key.section) }
-        for (o, _, key) in plan.moves where file(o, key: key) { created.insert(key.section) }
+        let created = file(plan.insertions + plan.moves.map { ($0.0, $0.2) })
 
         // 5. Drop the sections left empty.
         sectionStore.removeAll { $0.ids.isEmpty }

@@ -54,6 +54,13 @@ struct SortKeyColumns {
         for i in columns.indices { columns[i].insert(i < key.count ? key[i] : .null, at: row) }
     }
 
+    /// Inserts rows of sort values in one pass (see `Array.insert(_:atPositions:)`).
+    mutating func insert(_ keys: [[AttributeValue]], atPositions positions: [Int]) {
+        for i in columns.indices {
+            columns[i].insert(keys.map { i < $0.count ? $0[i] : .null }, atPositions: positions)
+        }
+    }
+
     mutating func remove(at row: Int) {
         for i in columns.indices { columns[i].remove(at: row) }
     }

@@ -14,10 +14,42 @@ struct FetchedResultsControllerRandomTests {
         "random batches of inserts, deletes, renames and re-sorts turn the old results into a fresh fetch's",
         arguments: [1, 7, 42, 1984, 2024] as [UInt64], [false, true])
     func randomBatches(seed: UInt64, filtered: Bool) throws {
+        try Self.run(seed: seed, filtered: filtered, batches: 40, ops: 1...6)
+    }
+
+    @Test(
+        "bulk batches (dozens of inserts at once, many merged into a section in one pass) turn the old results into a fresh fetch's, retaining and batched controllers",
+        arguments: [3, 99, 2718] as [UInt64], [false, true])
+    func bulkBatches(seed: UInt64, batched: Bool) throws {
+        try Self.run(seed: seed, filtered: seed == 99, batches: 12, ops: 40...120, insertHeavy: true, batched: batched)
+    }
+
+    @Test(
+        "hundreds of inserts into one section at once (the retaining controller rebuilds its objects in one pass), still as a fresh fetch",
+        arguments: [false, true])
+    func hundredsIntoOneSection(batched: Bool) throws {
+        try Self.run(seed: 5, filtered: false, batches: 3, ops: 600...600, insertHeavy: true, batched: batched, titles: ["Dune", "dune", "DUNE", "Dracula", "Don Quixote", "D"])
+    }
+
+    /// A controller of the fixture's books by title in sections by initial (retaining its objects,
+    /// or with a batch size), then `batches` random batches of `ops` operations each, checking after
+    /// each batch that the results equal a fresh fetch's and that the reported changes turn the old
+    /// results into the new.
+    static func run(
+        seed: UInt64, filtered: Bool, batches: Int, ops: ClosedRange<Int>, insertHeavy: Bool = false, batched: Bool = false,
+        titles: [String] = pool
+    ) throws {
         let stack = try BookFixture.makeStack()
         let context = stack.context
         let predicate: Predicate? = filtered ? .key("pages") >= 300 : nil
-        let controller = BookFixture.controller(context, predicate: predicate)
+        let controller: FetchedResultsController<Book>
+        if batched {
+            var request = BookFixture.byTitle(predicate: predicate)
+            request.fetchBatchSize = 20
+            controller = FetchedResultsController(fetchRequest: request, context: context) { BookFixture.initial($0.title) }
+        } else {
+            controller = BookFixture.controller(context, predicate: predicate)
+        }
         let recorder = RecordingDelegate()
         controller.delegate = recorder
         var rng = SplitMix64(seed: seed)
@@ -42,16 +74,16 @@ struct FetchedResultsControllerRandomTests {
             return a
         }
         var reported = 0
-        for batch in 0..<40 {
+        for batch in 0..<batches {
             recorder.reset()
             let old = context.performAndWait { SectionSnapshot.of(controller) }
             let viaChild = Int.random(in: 0..<5, using: &rng) == 0
-            let ops = Int.random(in: 1...6, using: &rng)
+            let count = Int.random(in: ops, using: &rng)
             var script: [(op: Int, pick: Int, title: String, pages: Int)] = []
-            for _ in 0..<ops {
-                script.append((
-                    Int.random(in: 0..<6, using: &rng), Int.random(in: 0..<10_000, using: &rng),
-                    Self.pool[Int.random(in: 0..<Self.pool.count, using: &rng)], freshPages()))
+            for _ in 0..<count {
+                // Insert-heavy batches: seven in ten operations insert.
+                let op = insertHeavy ? (Int.random(in: 0..<10, using: &rng) < 7 ? 0 : Int.random(in: 2..<6, using: &rng)) : Int.random(in: 0..<6, using: &rng)
+                script.append((op, Int.random(in: 0..<10_000, using: &rng), titles[Int.random(in: 0..<titles.count, using: &rng)], freshPages()))
             }
             let save = Int.random(in: 0..<4, using: &rng) == 0
             let target: ManagedObjectContext = viaChild ? ManagedObjectContext(concurrencyType: .privateQueue, parent: context) : context
@@ -101,6 +133,6 @@ struct FetchedResultsControllerRandomTests {
             #expect(recorder.willCount == recorder.didCount)
             if applied != now || now != fresh { return }
         }
-        #expect(reported > 40)
+        #expect(reported > batches)
     }
 }
