@@ -60,3 +60,15 @@ extension JSONDecoder {
         return d
     }
 }
+
+/// `--only phases` and `--only frcinsert` at a tiny size: every phase and every controller row is
+/// measured (no timings are checked), and the controller takes in every inserted object (the
+/// measurement throws otherwise).
+@Test func phasesAndControllerInsertsRunAtTinySize() throws {
+    let phases = try FetchPhases.measure(count: 200, runs: 1, directory: try TemporaryRoot.folder("bench-phases"))
+    #expect(phases.storeFetch > 0 && phases.contextFetch > 0 && phases.sessionClose > 0)
+    let rows = try ControllerInsertCost.measure(count: 200, inserts: [1, 20], runs: 1, directory: try TemporaryRoot.folder("bench-frc"))
+    #expect(rows.map(\.inserted) == [1, 20, 1, 20])
+    #expect(rows.map(\.batched) == [false, false, true, true])
+    #expect(rows.allSatisfy { $0.milliseconds > 0 && $0.items == 200 })
+}
