@@ -66,16 +66,24 @@ struct TemporaryIDTests {
         }
     }
 
+    /// Two entities of the library model, and makers of their permanent IDs in a store named
+    /// `store` and of temporary IDs with counter values of the test's own (other tests take
+    /// temporary IDs from the shared counter meanwhile).
+    static func runsFixture(store: String) throws -> (
+        author: EntityDescription, publisher: EntityDescription,
+        perm: (EntityDescription, Int64) -> ManagedObjectID, temp: (EntityDescription, Int64) -> ManagedObjectID
+    ) {
+        let model = try LibraryModel.make()
+        let token = StoreIdentifiers.token(for: store)
+        return (
+            try #require(model.entity(named: "Author")), try #require(model.entity(named: "Publisher")),
+            { ManagedObjectID(entity: $0, storeToken: token, primaryKey: $1) }, { ManagedObjectID(entity: $0, temporaryKey: $1) }
+        )
+    }
+
     @Test("permanent-ID runs: one run for consecutive keys, separate runs per entity, merged out of order")
     func permanentIDRuns() throws {
-        let model = try LibraryModel.make()
-        let author = try #require(model.entity(named: "Author"))
-        let publisher = try #require(model.entity(named: "Publisher"))
-        let token = StoreIdentifiers.token(for: "RUNS-TEST")
-        func perm(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, storeToken: token, primaryKey: k) }
-
-        // Counter values of our own: other tests take temporary IDs from the shared counter meanwhile.
-        func temp(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, temporaryKey: k) }
+        let (author, publisher, perm, temp) = try Self.runsFixture(store: "RUNS-TEST")
         var runs = PermanentIDRuns()
         let first = (1...1000).map { temp(author, $0) }
         let later = (2001...2003).map { temp(publisher, $0) }
@@ -101,12 +109,8 @@ struct TemporaryIDTests {
 
     @Test("permanent-ID runs recorded from plain keys: one run per consecutive stretch, found like ID-recorded runs")
     func permanentIDRunsFromKeys() throws {
-        let model = try LibraryModel.make()
-        let author = try #require(model.entity(named: "Author"))
-        let publisher = try #require(model.entity(named: "Publisher"))
+        let (author, publisher, perm, temp) = try Self.runsFixture(store: "RUNS-KEYS-TEST")
         let token = StoreIdentifiers.token(for: "RUNS-KEYS-TEST")
-        func perm(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, storeToken: token, primaryKey: k) }
-        func temp(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, temporaryKey: k) }
         var runs = PermanentIDRuns()
         // Temporary keys 1...500 then 600...699 (a gap), primary keys 1...600: two runs.
         let temporaryKeys = Array(Int64(1)...500) + Array(Int64(600)...699)
@@ -126,12 +130,8 @@ struct TemporaryIDTests {
 
     @Test("permanent-ID runs of interleaved entities (an owner, then its ten members, 1,000 times) recorded per entity: every key found, runs in order")
     func permanentIDRunsInterleaved() throws {
-        let model = try LibraryModel.make()
-        let author = try #require(model.entity(named: "Author"))
-        let publisher = try #require(model.entity(named: "Publisher"))
+        let (author, publisher, perm, temp) = try Self.runsFixture(store: "RUNS-INTERLEAVED-TEST")
         let token = StoreIdentifiers.token(for: "RUNS-INTERLEAVED-TEST")
-        func perm(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, storeToken: token, primaryKey: k) }
-        func temp(_ e: EntityDescription, _ k: Int64) -> ManagedObjectID { ManagedObjectID(entity: e, temporaryKey: k) }
         // Temporary keys 11i+1 are owners (publishers), 11i+2…11i+11 their members (authors).
         let owners = (0..<1000).map { Int64(11 * $0 + 1) }
         let members = (0..<1000).flatMap { i in (2...11).map { Int64(11 * i + $0) } }
