@@ -6,7 +6,11 @@ import Foundation
 ///
 /// The store's version is the version of `MODEL` that matches it, else the model the store
 /// carries (`Z_MODELCACHE`). The destination is `MODEL`'s current version (a `.xcdatamodeld` or
-/// `.momd`; a single `.xcdatamodel` or `.mom` is its own current version).
+/// `.momd`; a single `.xcdatamodel` or `.mom` is its own current version). A `MODEL` with no
+/// version matching the store and no entity in common with the model the store carries is another
+/// app's model, not a later version: it is refused
+/// (``StackScopeError/unrelatedModel(model:storeEntities:modelEntities:)``), dry run or not, and
+/// the file is not touched.
 ///
 /// ```swift
 /// let text = try MigrateCommand.run(storePath: "App.sqlite", modelPath: "App.xcdatamodeld", dryRun: true)
@@ -45,6 +49,10 @@ public enum MigrateCommand {
             guard let stored = try SQLiteStore.storedModel(at: url) else {
                 throw CoreStackError.modelMismatch(path: path, differences: differences)
             }
+            // No version of the bundle is the store's: a model sharing no entity with the one
+            // the store carries is another app's (a wrong --model path), and "migrating" to it
+            // would drop every table. Refuse before anything is planned or written.
+            try checkRelated(stored: stored, destination: destination, modelName: modelURL.lastPathComponent)
             steps.append((stored, destination, "the model stored in the store"))
         }
         var lines: [String] = []
@@ -74,6 +82,20 @@ public enum MigrateCommand {
         lines.append("")
         lines += TextTable.render(header: ["Entity", "Before", "After"], rows: rows, rightAligned: [1, 2])
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Throws ``StackScopeError/unrelatedModel(model:storeEntities:modelEntities:)`` when
+    /// `destination` has no entity of `stored` (by name, or by its renaming identifier).
+    static func checkRelated(stored: ManagedObjectModel, destination: ManagedObjectModel, modelName: String) throws {
+        let storeNames = Set(stored.entities.map(\.name))
+        guard !storeNames.isEmpty else { return }
+        let related = destination.entities.contains { e in
+            storeNames.contains(e.name) || e.renamingIdentifier.map(storeNames.contains) == true
+        }
+        guard !related else { return }
+        throw StackScopeError.unrelatedModel(
+            model: modelName, storeEntities: stored.entities.map(\.name).sorted(),
+            modelEntities: destination.entities.map(\.name).sorted())
     }
 
     /// Objects per entity (sub-entities included) in the store opened read-only with `model`.

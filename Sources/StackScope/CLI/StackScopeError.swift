@@ -22,6 +22,9 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case unknownSortKey(key: String, entity: String, available: [String])
     /// A numeric option out of range (`--limit`, `--size`).
     case invalidOption(name: String, reason: String)
+    /// `migrate --model` names a model with no version matching the store and no entity in common
+    /// with the model the store carries: migrating to it would drop every entity the store holds.
+    case unrelatedModel(model: String, storeEntities: [String], modelEntities: [String])
 
     /// A one-line message saying what went wrong and, where it helps, what to do.
     public var description: String {
@@ -44,6 +47,10 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(entity) has no attribute named \"\(key)\" to sort by (attributes: \(available.joined(separator: ", ")))"
         case let .invalidOption(name, reason):
             return "invalid \(name): \(reason)"
+        case let .unrelatedModel(model, storeEntities, modelEntities):
+            return "\(model) is not a version of the store's model: no entity in common (store: "
+                + "\(storeEntities.joined(separator: ", ")); \(model): \(modelEntities.joined(separator: ", "))); "
+                + "migrating to it would remove every entity of the store. Nothing was changed; check the --model path"
         }
     }
 }
