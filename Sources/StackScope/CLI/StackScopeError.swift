@@ -10,7 +10,7 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case notAFile(path: String)
     /// The store was not written with the demo model and no `--model` was given.
     case modelRequired(path: String)
-    /// The `--model` path is neither a `.xcdatamodeld` nor a `.xcdatamodel`.
+    /// The `--model` path is not a `.xcdatamodeld`, `.xcdatamodel`, `.momd` or `.mom`.
     case unsupportedModelPath(path: String)
     /// The file to create already exists (and is not a demo store that may be replaced).
     case fileExists(path: String)
@@ -20,6 +20,9 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case unknownEntity(name: String, available: [String])
     /// The `--sort` key is not an attribute of the entity.
     case unknownSortKey(key: String, entity: String, available: [String])
+    /// A `--sort` key path (`author.name`) that does not reach a stored attribute through to-one
+    /// relationships; `reason` names the step that is wrong.
+    case invalidSortKeyPath(key: String, reason: String)
     /// A numeric option out of range (`--limit`, `--size`).
     case invalidOption(name: String, reason: String)
     /// `migrate --model` names a model with no version matching the store and no entity in common
@@ -34,9 +37,9 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
         case let .notAFile(path):
             return "\(path) is a directory, not a store file"
         case let .modelRequired(path):
-            return "\(path) was not written with the demo model; pass --model PATH (a .xcdatamodeld or .xcdatamodel)"
+            return "\(path) carries no model of its own and was not written with the demo model; pass --model PATH (a .xcdatamodeld, .xcdatamodel, .momd or .mom)"
         case let .unsupportedModelPath(path):
-            return "\(path) is not a model: expected a .xcdatamodeld or .xcdatamodel path"
+            return "\(path) is not a model: expected a .xcdatamodeld, .xcdatamodel, .momd or .mom path"
         case let .fileExists(path):
             return "\(path) already exists and is not a demo store; choose another path or remove it first"
         case let .alreadyExists(path):
@@ -45,6 +48,8 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
             return "the model has no entity named \"\(name)\" (entities: \(available.joined(separator: ", ")))"
         case let .unknownSortKey(key, entity, available):
             return "\(entity) has no attribute named \"\(key)\" to sort by (attributes: \(available.joined(separator: ", ")))"
+        case let .invalidSortKeyPath(key, reason):
+            return "invalid --sort key \"\(key)\": \(reason)"
         case let .invalidOption(name, reason):
             return "invalid \(name): \(reason)"
         case let .unrelatedModel(model, storeEntities, modelEntities):
