@@ -392,7 +392,8 @@ final class BrowserData {
 
     // MARK: Export
 
-    /// Writes every row of the current table (filter and sort applied) as CSV or JSON.
+    /// Writes every row of the current table (filter and sort applied) as CSV or JSON, each value
+    /// whole (``ValueFormatter/exported(_:)``: dates in UTC to the millisecond, binary in base64).
     func export(format: String, to path: String) throws -> Int {
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         let (header, lines): ([String], [[AttributeValue]]) = try context.performAndWait {
@@ -412,7 +413,7 @@ final class BrowserData {
                 s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
             }
             out = header.map(quote).joined(separator: ",") + "\r\n"
-            for l in lines { out += l.map { $0.isNull ? "" : quote(ValueFormatter.detail($0)) }.joined(separator: ",") + "\r\n" }
+            for l in lines { out += l.map { quote(ValueFormatter.exported($0)) }.joined(separator: ",") + "\r\n" }
         } else {
             let json = JSONValue.array(lines.map { l in .object(zip(header, l).map { ($0, Self.json($1)) }) })
             out = json.rendered() + "\n"
@@ -432,8 +433,7 @@ final class BrowserData {
         case let .double(d): d.isFinite ? .double(d) : .string(String(d))
         case let .bool(b): .bool(b)
         case let .decimal(d): .number(NSDecimalNumber(decimal: d).description(withLocale: Locale(identifier: "en_US_POSIX")))
-        case let .data(d): .string(d.base64EncodedString())
-        default: .string(ValueFormatter.detail(v))
+        default: .string(ValueFormatter.exported(v))
         }
     }
 

@@ -2,7 +2,8 @@ import CoreStack
 import Foundation
 
 /// How the browser writes attribute values: table cells on one line, detail values in full.
-/// Dates are ISO 8601 in local time, decimals exact, binary as its size and a hex preview.
+/// Dates are ISO 8601 in local time, decimals exact, binary as its size and a hex preview; files
+/// written by `:export` get ``exported(_:)`` instead (dates in UTC to the millisecond, binary in base64).
 ///
 /// ```swift
 /// ValueFormatter.cell(.string("a\nb"))          // "a⏎b"
@@ -47,6 +48,26 @@ public enum ValueFormatter {
         case let .url(u): return u.absoluteString
         }
     }
+
+    /// The value in full and without loss, for files (`:export`): dates in ISO 8601 UTC to the
+    /// millisecond (as `stackscope dump` writes them), binary data in base64; the rest as
+    /// ``detail(_:)`` writes it. An empty string for nil.
+    ///
+    /// ```swift
+    /// ValueFormatter.exported(.date(Date(timeIntervalSinceReferenceDate: 0.25)))  // "2001-01-01T00:00:00.250Z"
+    /// ValueFormatter.exported(.data(Data([1, 2])))                                // "AQI="
+    /// ```
+    public static func exported(_ value: AttributeValue) -> String {
+        switch value {
+        case .null: return ""
+        case let .date(d): return d.formatted(exportDates)
+        case let .data(d): return d.base64EncodedString()
+        default: return detail(value)
+        }
+    }
+
+    /// ISO 8601 in UTC with milliseconds, as `stackscope dump` writes dates.
+    static let exportDates = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(secondsFromGMT: 0) ?? .gmt)
 
     static func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(n) bytes" }
 
