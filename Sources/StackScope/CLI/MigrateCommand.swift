@@ -10,7 +10,8 @@ import Foundation
 /// version matching the store and no entity in common with the model the store carries is another
 /// app's model, not a later version: it is refused
 /// (``StackScopeError/unrelatedModel(model:storeEntities:modelEntities:)``), dry run or not, and
-/// the file is not touched.
+/// the file is not touched. So is a store whose file or folder cannot be written
+/// (``StackScopeError/cannotMigrateReadOnly(store:path:)``; a dry run still works there).
 ///
 /// ```swift
 /// let text = try MigrateCommand.run(storePath: "App.sqlite", modelPath: "App.xcdatamodeld", dryRun: true)
@@ -70,6 +71,12 @@ public enum MigrateCommand {
             lines += TextTable.render(
                 header: ["Entity", "Objects"], rows: before.map { [$0.name, String($0.count)] }, rightAligned: [1])
             return lines.joined(separator: "\n") + "\n"
+        }
+        // Said before anything is written, naming the store: else SQLite's error names the hidden
+        // scratch file the migration makes beside the store.
+        let folder = url.deletingLastPathComponent().path
+        for path in [folder, url.path] where !FileManager.default.isWritableFile(atPath: path) {
+            throw StackScopeError.cannotMigrateReadOnly(store: storePath, path: path)
         }
         for step in steps { try SQLiteMigration.migrateStore(at: url, from: step.from, to: step.to) }
         let after = try counts(url, destination)

@@ -25,6 +25,9 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidSortKeyPath(key: String, reason: String)
     /// A numeric option out of range (`--limit`, `--size`).
     case invalidOption(name: String, reason: String)
+    /// `migrate` (not a dry run) on a store whose file or folder cannot be written: a migration
+    /// writes the new store beside the old one, then replaces it. `path` is what cannot be written.
+    case cannotMigrateReadOnly(store: String, path: String)
     /// `migrate --model` names a model with no version matching the store and no entity in common
     /// with the model the store carries: migrating to it would drop every entity the store holds.
     case unrelatedModel(model: String, storeEntities: [String], modelEntities: [String])
@@ -52,6 +55,10 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
             return "invalid --sort key \"\(key)\": \(reason)"
         case let .invalidOption(name, reason):
             return "invalid \(name): \(reason)"
+        case let .cannotMigrateReadOnly(store, path):
+            return "cannot migrate \(store): \(path) cannot be written (read-only file, folder or file system), "
+                + "and a migration writes the new store beside the old one and then replaces it. Copy the store "
+                + "(with its -wal file, if any) to a writable folder and migrate the copy; --dry-run shows the plan here"
         case let .unrelatedModel(model, storeEntities, modelEntities):
             return "\(model) is not a version of the store's model: no entity in common (store: "
                 + "\(storeEntities.joined(separator: ", ")); \(model): \(modelEntities.joined(separator: ", "))); "
