@@ -2,7 +2,8 @@ import CoreStack
 import Foundation
 
 /// How the browser writes attribute values: table cells on one line, detail values in full.
-/// Dates are ISO 8601 in local time, decimals exact, binary as its size and a hex preview; files
+/// Dates are ISO 8601 in local time, decimals exact, binary as its size and a hex preview (or, for
+/// a keyed archive, what it holds: ``ArchivedValueSummary``); files
 /// written by `:export` get ``exported(_:)`` instead (dates in UTC to the millisecond, binary in base64).
 ///
 /// ```swift
@@ -41,6 +42,8 @@ public enum ValueFormatter {
         case let .bool(b): return b ? "true" : "false"
         case let .date(d): return d.formatted(dateStyle)
         case let .data(d):
+            // A keyed archive (a transformable attribute's usual content) says what it holds.
+            if let archived = ArchivedValueSummary.summary(of: d) { return byteCount(d.count) + " · archived " + archived }
             let preview = d.prefix(16).map { String(format: "%02X", $0) }.joined(separator: " ")
             return byteCount(d.count) + (d.isEmpty ? "" : " · " + preview + (d.count > 16 ? " …" : ""))
         case let .uuid(u): return u.uuidString
