@@ -20,7 +20,9 @@ import Foundation
 public enum MigrateCommand {
     /// Plans, and unless `dryRun` performs, the migration; returns the report, ending with a newline.
     public static func run(storePath: String, modelPath: String, dryRun: Bool) throws -> String {
-        let url = URL(fileURLWithPath: storePath)
+        // Through a link, the store it points to is migrated (the migration replaces the file:
+        // done on the link's path, it would replace the link with a migrated copy).
+        let url = URL(fileURLWithPath: storePath).resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw StackScopeError.storeNotFound(path: storePath)
