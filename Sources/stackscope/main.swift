@@ -114,6 +114,9 @@ extension StackScopeCommand {
 
         @OptionGroup var options: StoreOptions
 
+        @Flag(help: "Also list each entity's attributes (with their types) and relationships (destination, to-one / to-many / ordered / many-to-many, inverse, delete rule).")
+        var schema = false
+
         @Flag(help: "Print JSON.")
         var json = false
 
@@ -123,7 +126,7 @@ extension StackScopeCommand {
                 for warning in info.warnings {
                     FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
                 }
-                return (json ? InfoCommand.renderJSON(info) : InfoCommand.renderText(info)) + "\n"
+                return (json ? InfoCommand.renderJSON(info, schema: schema) : InfoCommand.renderText(info, schema: schema)) + "\n"
             }
         }
     }

@@ -36,6 +36,14 @@ struct ForeignStoreCLITests {
         #expect(info.status == 0 && info.stdout.contains("file SampleModel.momd version SampleModel2"), "\(info.stdout)\(info.stderr)")
     }
 
+    @Test("info --schema lists each entity's properties from the command line")
+    func infoSchema() throws {
+        let url = try StoreOwnModelTests.copy([Self.store])
+        let r = try StackScopeBinary.run(["info", url.path, "--schema"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\nAuthor : Writer\n  age      Integer 16  from Writer\n"), "\(r.stdout)")
+    }
+
     @Test("--sort through a to-one relationship works from the command line, and a to-many path is refused with exit 1")
     func sortKeyPath() throws {
         let url = try StoreOwnModelTests.copy([Self.store])
