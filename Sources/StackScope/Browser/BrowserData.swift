@@ -115,7 +115,11 @@ final class BrowserData {
                 let ordered = try context.existingObject(with: owner).entity.relationship(named: key)?.isOrdered ?? false
                 followsRelationshipOrder = sort.isEmpty && ordered
             }
-            if let filter, !filter.isEmpty { predicates.append(try CoreStack.Predicate(format: filter)) }
+            if let filter, !filter.isEmpty {
+                let typed = try CoreStack.Predicate(format: filter)
+                try PredicateHint.check(typed, entity: entity)
+                predicates.append(typed)
+            }
             request.predicate = predicates.isEmpty ? nil : predicates.count == 1 ? predicates[0] : .and(predicates)
             for key in sort where entity.attribute(named: key.column) == nil {
                 throw CoreStackError.unknownKey(entity: entity.name, key: key.column)

@@ -174,6 +174,7 @@ public enum DumpCommand {
     static func fetchRequest(session: StoreSession, query: DumpQuery) throws -> FetchRequest<ManagedObject> {
         let entity = try session.entity(named: query.entityName)
         for sort in query.sort { try checkSortKey(sort.key, of: entity) }
+        if let predicate = query.predicate { try PredicateHint.check(predicate, entity: entity) }
         if let limit = query.limit, limit < 1 {
             throw StackScopeError.invalidOption(name: "--limit", reason: "\(limit) is not a positive number")
         }

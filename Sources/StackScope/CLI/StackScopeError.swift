@@ -23,6 +23,9 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     /// A `--sort` key path (`author.name`) that does not reach a stored attribute through to-one
     /// relationships; `reason` names the step that is wrong.
     case invalidSortKeyPath(key: String, reason: String)
+    /// A predicate compares a UUID or Date attribute with a string that spells one: it could never
+    /// match (the format has no UUID or date literal); `cast` is what to write instead.
+    case predicateNeedsCast(key: String, type: String, value: String, cast: String)
     /// A numeric option out of range (`--limit`, `--size`).
     case invalidOption(name: String, reason: String)
     /// `migrate` (not a dry run) on a store whose file or folder cannot be written: a migration
@@ -53,6 +56,8 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(entity) has no attribute named \"\(key)\" to sort by (attributes: \(available.joined(separator: ", ")))"
         case let .invalidSortKeyPath(key, reason):
             return "invalid --sort key \"\(key)\": \(reason)"
+        case let .predicateNeedsCast(key, type, value, cast):
+            return "invalid predicate: \(key) is a \(type); write \(cast), not the string \"\(value)\" (a string never equals a \(type))"
         case let .invalidOption(name, reason):
             return "invalid \(name): \(reason)"
         case let .cannotMigrateReadOnly(store, path):
