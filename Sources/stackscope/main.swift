@@ -235,7 +235,9 @@ extension StackScopeCommand {
 
         @OptionGroup var options: StoreOptions
 
-        @Option(help: "Only transactions after this token (STORE-UUID:NUMBER as printed, or a transaction number).")
+        // Parsed unconditionally, so a value starting with '-' (`--after -3`) reaches the token
+        // check and its message instead of argument-parser's "Missing value".
+        @Option(parsing: .unconditional, help: "Only transactions after this token (STORE-UUID:NUMBER as printed, or a transaction number).")
         var after: String?
 
         @Option(help: "Only transactions with this author.")

@@ -36,6 +36,14 @@ struct ForeignStoreCLITests {
         #expect(info.status == 0 && info.stdout.contains("file SampleModel.momd version SampleModel2"), "\(info.stdout)\(info.stderr)")
     }
 
+    @Test("history --after with a negative number is refused as not a token (exit 1), not as a missing value")
+    func historyNegativeAfter() throws {
+        let url = try StoreOwnModelTests.copy([Self.store])
+        let r = try StackScopeBinary.run(["history", url.path, "--after", "-3"])
+        #expect(r.status == 1, "\(r.status) \(r.stderr)")
+        #expect(r.stderr == "stackscope: error: invalid --after: \"-3\" is not a history token (STORE-UUID:NUMBER, or a transaction number)\n", "\(r.stderr)")
+    }
+
     @Test("info --schema lists each entity's properties from the command line")
     func infoSchema() throws {
         let url = try StoreOwnModelTests.copy([Self.store])
