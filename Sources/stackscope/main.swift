@@ -47,7 +47,7 @@ struct BrowseOptions: ParsableArguments {
     @Argument(help: "The store file (.sqlite). Default: the demo library in the cache folder.")
     var store: String?
 
-    @Option(help: "The model: a .xcdatamodeld bundle or a .xcdatamodel version (default: the demo model, if the store uses it).")
+    @Option(help: "The model: a .xcdatamodeld bundle or .momd folder (the version matching the store is used), or a single .xcdatamodel or .mom (default: the demo model for demo stores, else the model stored in the store).")
     var model: String?
 
     @Flag(help: "Open the store with no possibility of writing.")
@@ -103,7 +103,7 @@ struct StoreOptions: ParsableArguments {
     @Argument(help: "The store file (.sqlite).")
     var store: String
 
-    @Option(help: "The model: a .xcdatamodeld bundle or a .xcdatamodel version (default: the demo model, if the store uses it).")
+    @Option(help: "The model: a .xcdatamodeld bundle or .momd folder (the version matching the store is used), or a single .xcdatamodel or .mom (default: the demo model for demo stores, else the model stored in the store).")
     var model: String?
 }
 
@@ -114,6 +114,9 @@ extension StackScopeCommand {
 
         @OptionGroup var options: StoreOptions
 
+        @Flag(help: "Also list each entity's attributes (with their types) and relationships (destination, to-one / to-many / ordered / many-to-many, inverse, delete rule).")
+        var schema = false
+
         @Flag(help: "Print JSON.")
         var json = false
 
@@ -123,7 +126,7 @@ extension StackScopeCommand {
                 for warning in info.warnings {
                     FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
                 }
-                return (json ? InfoCommand.renderJSON(info) : InfoCommand.renderText(info)) + "\n"
+                return (json ? InfoCommand.renderJSON(info, schema: schema) : InfoCommand.renderText(info, schema: schema)) + "\n"
             }
         }
     }
@@ -139,12 +142,12 @@ extension StackScopeCommand {
 
         @Option(
             parsing: .unconditionalSingleValue,
-            help: "Attributes to sort by, comma-separated or repeated: KEY, -KEY or KEY:desc for descending (default: primary key).")
+            help: "Attributes to sort by, comma-separated or repeated: KEY, -KEY or KEY:desc for descending; KEY may be a path through to-one relationships, e.g. author.name (default: primary key).")
         var sort: [String] = []
 
         // Parsed unconditionally, so `--limit -1` reaches validate() as a number and gets a message
         // of its own instead of "Missing value" (argument-parser would take -1 for an option).
-        @Option(parsing: .unconditional, help: "List at most this many objects (0 or more).")
+        @Option(parsing: .unconditional, help: "List at most this many objects (1 or more).")
         var limit: Int?
 
         @Option(parsing: .unconditional, help: "Skip this many objects first (0 or more).")
@@ -157,7 +160,7 @@ extension StackScopeCommand {
         var json = false
 
         func validate() throws {
-            if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+            if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more, not \(limit)") }
             if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
         }
 
@@ -232,7 +235,9 @@ extension StackScopeCommand {
 
         @OptionGroup var options: StoreOptions
 
-        @Option(help: "Only transactions after this token (STORE-UUID:NUMBER as printed, or a transaction number).")
+        // Parsed unconditionally, so a value starting with '-' (`--after -3`) reaches the token
+        // check and its message instead of argument-parser's "Missing value".
+        @Option(parsing: .unconditional, help: "Only transactions after this token (STORE-UUID:NUMBER as printed, or a transaction number).")
         var after: String?
 
         @Option(help: "Only transactions with this author.")

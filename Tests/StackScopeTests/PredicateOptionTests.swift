@@ -78,7 +78,7 @@ struct PredicateOptionTests {
         for (option, value) in [("--limit", "-1"), ("--offset", "-5")] {
             let r = try StackScopeBinary.run(["dump", url.path, "--entity", "Book", option, value])
             #expect(r.status == 64, "\(option) \(value): \(r.status)")
-            #expect(r.stderr.contains("\(option) must be 0 or more, not \(value)"), "\(r.stderr)")
+            #expect(r.stderr.contains("\(option) must be \(option == "--limit" ? 1 : 0) or more, not \(value)"), "\(r.stderr)")
         }
         let list = (0..<5_000).map { String($0 * 2) }.joined(separator: ", ")
         let r = try StackScopeBinary.run(["dump", url.path, "--entity", "Book", "--predicate", "pages IN {\(list)}"])

@@ -37,7 +37,7 @@ enum AttributeCoercion {
             switch value {
             case .decimal: return value
             case let .integer(i): return .decimal(Decimal(i))
-            case let .double(d): return .decimal(Decimal(d))
+            case let .double(d): return AttributeValue.decimal(exactly: d).map(AttributeValue.decimal)
             default: return nil
             }
         case .string: return value.stringValue == nil ? nil : value

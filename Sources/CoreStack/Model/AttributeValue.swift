@@ -72,14 +72,27 @@ public enum AttributeValue: Sendable, Hashable {
     /// The value as a URL, when it is one.
     @inlinable public var urlValue: URL? { if case let .url(u) = self { u } else { nil } }
 
-    /// The value as a decimal: decimals, integers and doubles.
+    /// The value as a decimal: decimals, integers and doubles (nil for a double no decimal can
+    /// hold: ±infinity, NaN, or a magnitude of 1e165 or more).
     @inlinable public var decimalValue: Decimal? {
         switch self {
         case let .decimal(d): d
         case let .integer(i): Decimal(i)
-        case let .double(d): Decimal(d)
+        case let .double(d): Self.decimal(exactly: d)
         default: nil
         }
+    }
+
+    /// `Decimal(d)` when a decimal can hold `d`, else nil: `Decimal.init(_: Double)` traps on
+    /// ±infinity and gives NaN for NaN and for magnitudes past Decimal's range (about 3.4e165).
+    ///
+    /// ```swift
+    /// AttributeValue.decimal(exactly: 2.5)        // 2.5
+    /// AttributeValue.decimal(exactly: .infinity)  // nil
+    /// ```
+    @inlinable public static func decimal(exactly d: Double) -> Decimal? {
+        guard d.isFinite, abs(d) < 1e165 else { return nil }
+        return Decimal(d)
     }
 
     /// A short name of the case, for error messages ("a String", "an Integer").

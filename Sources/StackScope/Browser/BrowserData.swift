@@ -115,7 +115,11 @@ final class BrowserData {
                 let ordered = try context.existingObject(with: owner).entity.relationship(named: key)?.isOrdered ?? false
                 followsRelationshipOrder = sort.isEmpty && ordered
             }
-            if let filter, !filter.isEmpty { predicates.append(try CoreStack.Predicate(format: filter)) }
+            if let filter, !filter.isEmpty {
+                let typed = try CoreStack.Predicate(format: filter)
+                try PredicateHint.check(typed, entity: entity)
+                predicates.append(typed)
+            }
             request.predicate = predicates.isEmpty ? nil : predicates.count == 1 ? predicates[0] : .and(predicates)
             for key in sort where entity.attribute(named: key.column) == nil {
                 throw CoreStackError.unknownKey(entity: entity.name, key: key.column)
@@ -392,7 +396,8 @@ final class BrowserData {
 
     // MARK: Export
 
-    /// Writes every row of the current table (filter and sort applied) as CSV or JSON.
+    /// Writes every row of the current table (filter and sort applied) as CSV or JSON, each value
+    /// whole (``ValueFormatter/exported(_:)``: dates in UTC to the millisecond, binary in base64).
     func export(format: String, to path: String) throws -> Int {
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         let (header, lines): ([String], [[AttributeValue]]) = try context.performAndWait {
@@ -412,7 +417,7 @@ final class BrowserData {
                 s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
             }
             out = header.map(quote).joined(separator: ",") + "\r\n"
-            for l in lines { out += l.map { $0.isNull ? "" : quote(ValueFormatter.detail($0)) }.joined(separator: ",") + "\r\n" }
+            for l in lines { out += l.map { quote(ValueFormatter.exported($0)) }.joined(separator: ",") + "\r\n" }
         } else {
             let json = JSONValue.array(lines.map { l in .object(zip(header, l).map { ($0, Self.json($1)) }) })
             out = json.rendered() + "\n"
@@ -432,8 +437,7 @@ final class BrowserData {
         case let .double(d): d.isFinite ? .double(d) : .string(String(d))
         case let .bool(b): .bool(b)
         case let .decimal(d): .number(NSDecimalNumber(decimal: d).description(withLocale: Locale(identifier: "en_US_POSIX")))
-        case let .data(d): .string(d.base64EncodedString())
-        default: .string(ValueFormatter.detail(v))
+        default: .string(ValueFormatter.exported(v))
         }
     }
 

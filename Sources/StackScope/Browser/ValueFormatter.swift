@@ -2,7 +2,9 @@ import CoreStack
 import Foundation
 
 /// How the browser writes attribute values: table cells on one line, detail values in full.
-/// Dates are ISO 8601 in local time, decimals exact, binary as its size and a hex preview.
+/// Dates are ISO 8601 in local time (to the millisecond when they have a fraction of a second), decimals exact, binary as its size and a hex preview (or, for
+/// a keyed archive, what it holds: ``ArchivedValueSummary``); files
+/// written by `:export` get ``exported(_:)`` instead (dates in UTC to the millisecond, binary in base64).
 ///
 /// ```swift
 /// ValueFormatter.cell(.string("a\nb"))          // "a⏎b"
@@ -10,6 +12,7 @@ import Foundation
 /// ```
 public enum ValueFormatter {
     static let dateStyle = Date.ISO8601FormatStyle(timeZone: .current)
+    static let fractionalDateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .current)
 
     /// One line for a table cell: newlines and tabs shown as symbols, binary as its size.
     public static func cell(_ value: AttributeValue) -> String {
@@ -38,14 +41,50 @@ public enum ValueFormatter {
         case let .double(d): return d.isFinite && d == d.rounded() && abs(d) < 1e15 ? String(format: "%.1f", d) : String(d)
         case let .string(s): return s
         case let .bool(b): return b ? "true" : "false"
-        case let .date(d): return d.formatted(dateStyle)
+        case let .date(d):
+            // Core Data timestamps (`Date()` when saved) carry fractions of a second: shown to the
+            // millisecond, so rows a second apart and rows a millisecond apart look different.
+            guard let (rounded, whole) = toMillisecond(d) else { return d.formatted(dateStyle) }
+            return rounded.formatted(whole ? dateStyle : fractionalDateStyle)
         case let .data(d):
+            // A keyed archive (a transformable attribute's usual content) says what it holds.
+            if let archived = ArchivedValueSummary.summary(of: d) { return byteCount(d.count) + " · archived " + archived }
             let preview = d.prefix(16).map { String(format: "%02X", $0) }.joined(separator: " ")
             return byteCount(d.count) + (d.isEmpty ? "" : " · " + preview + (d.count > 16 ? " …" : ""))
         case let .uuid(u): return u.uuidString
         case let .decimal(d): return NSDecimalNumber(decimal: d).description(withLocale: Locale(identifier: "en_US_POSIX"))
         case let .url(u): return u.absoluteString
         }
+    }
+
+    /// The value in full and without loss, for files (`:export`): dates in ISO 8601 UTC to the
+    /// millisecond (as `stackscope dump` writes them), binary data in base64; the rest as
+    /// ``detail(_:)`` writes it. An empty string for nil.
+    ///
+    /// ```swift
+    /// ValueFormatter.exported(.date(Date(timeIntervalSinceReferenceDate: 0.25)))  // "2001-01-01T00:00:00.250Z"
+    /// ValueFormatter.exported(.data(Data([1, 2])))                                // "AQI="
+    /// ```
+    public static func exported(_ value: AttributeValue) -> String {
+        switch value {
+        case .null: return ""
+        case let .date(d): return (toMillisecond(d)?.date ?? d).formatted(exportDates)
+        case let .data(d): return d.base64EncodedString()
+        default: return detail(value)
+        }
+    }
+
+    /// ISO 8601 in UTC with milliseconds, as `stackscope dump` writes dates.
+    static let exportDates = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(secondsFromGMT: 0) ?? .gmt)
+
+    /// The date rounded to the nearest millisecond, nudged a tenth of one up (the ISO 8601 style
+    /// truncates, and 06.874 is 06.8739999… as a Double), and whether it is a whole second; nil
+    /// for a date too far out to round.
+    static func toMillisecond(_ d: Date) -> (date: Date, whole: Bool)? {
+        let ms = (d.timeIntervalSinceReferenceDate * 1000).rounded()
+        guard ms.isFinite, abs(ms) < 1e15 else { return nil }
+        let whole = ms.truncatingRemainder(dividingBy: 1000) == 0
+        return (Date(timeIntervalSinceReferenceDate: ms / 1000 + (whole ? 0 : 0.0001)), whole)
     }
 
     static func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(n) bytes" }

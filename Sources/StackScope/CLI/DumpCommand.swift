@@ -11,7 +11,8 @@ import Foundation
 public struct DumpQuery: Sendable, Equatable {
     /// The entity listed (objects of its sub-entities included).
     public var entityName: String
-    /// The attributes to sort by, in order; ties and the default order go by primary key.
+    /// The attributes to sort by (or key paths through to-one relationships to attributes,
+    /// `author.name`), in order; ties and the default order go by primary key.
     public var sort: [DumpSort]
     /// At most this many objects (nil: all).
     public var limit: Int?
@@ -51,9 +52,10 @@ public struct DumpQuery: Sendable, Equatable {
 /// try DumpSort.parse("title")            // [title ascending]
 /// try DumpSort.parse("-pages,title")     // [pages descending, title ascending]
 /// try DumpSort.parse("pages:desc")       // [pages descending]
+/// try DumpSort.parse("-author.name")     // [author.name descending] (through a to-one relationship)
 /// ```
 public struct DumpSort: Sendable, Equatable, CustomStringConvertible {
-    /// The attribute.
+    /// The attribute, or a key path through to-one relationships to one (`author.name`).
     public var key: String
     /// Ascending (the default) or descending.
     public var ascending: Bool
@@ -166,16 +168,13 @@ public enum DumpCommand {
         }
     }
 
-    /// The fetch request of a query, checked: every sort key a stored attribute, a positive limit,
+    /// The fetch request of a query, checked: every sort key a stored attribute (or a key path
+    /// through to-one relationships to one), a positive limit,
     /// an offset of zero or more.
     static func fetchRequest(session: StoreSession, query: DumpQuery) throws -> FetchRequest<ManagedObject> {
         let entity = try session.entity(named: query.entityName)
-        for sort in query.sort {
-            guard let a = entity.attribute(named: sort.key), !a.isTransient else {
-                throw StackScopeError.unknownSortKey(
-                    key: sort.key, entity: entity.name, available: entity.allAttributes.filter { !$0.isTransient }.map(\.name))
-            }
-        }
+        for sort in query.sort { try checkSortKey(sort.key, of: entity) }
+        if let predicate = query.predicate { try PredicateHint.check(predicate, entity: entity) }
         if let limit = query.limit, limit < 1 {
             throw StackScopeError.invalidOption(name: "--limit", reason: "\(limit) is not a positive number")
         }
@@ -189,6 +188,46 @@ public enum DumpCommand {
         request.fetchLimit = query.limit ?? 0
         request.fetchOffset = query.offset ?? 0
         return request
+    }
+
+    /// Checks a sort key: a stored attribute of `entity`, or a key path through to-one
+    /// relationships to one (`author.name`), as a Core Data sort descriptor allows.
+    /// - Throws: ``StackScopeError/unknownSortKey(key:entity:available:)`` for an unknown plain key,
+    ///   ``StackScopeError/invalidSortKeyPath(key:reason:)`` saying which step of a path is wrong.
+    static func checkSortKey(_ key: String, of entity: EntityDescription) throws {
+        let steps = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var current = entity
+        for (i, step) in steps.enumerated() {
+            let isLast = i == steps.count - 1
+            let stored = current.allAttributes.filter { !$0.isTransient }.map(\.name)
+            if isLast, let a = current.attribute(named: step), !a.isTransient { return }
+            if steps.count == 1 {
+                throw StackScopeError.unknownSortKey(key: key, entity: current.name, available: stored)
+            }
+            if let r = current.relationship(named: step), !r.isTransient {
+                if r.isToMany {
+                    throw StackScopeError.invalidSortKeyPath(
+                        key: key, reason: "\(current.name).\(step) is a to-many relationship; a sort key can go only through to-one relationships")
+                }
+                guard let destination = current.destinationEntity(ofRelationship: step) else {
+                    throw StackScopeError.invalidSortKeyPath(
+                        key: key, reason: "\(current.name).\(step) has no destination entity \"\(r.destinationEntityName)\" in the model")
+                }
+                if isLast {
+                    let example = destination.allAttributes.first { !$0.isTransient }.map { "\(key).\($0.name)" } ?? "\(key).KEY"
+                    throw StackScopeError.invalidSortKeyPath(
+                        key: key, reason: "\(current.name).\(step) is a relationship; sort by an attribute of \(destination.name), e.g. \(example)")
+                }
+                current = destination
+                continue
+            }
+            let toOne = current.allRelationships.filter { !$0.isToMany && !$0.isTransient }.map(\.name)
+            let available = isLast ? stored : toOne
+            throw StackScopeError.invalidSortKeyPath(
+                key: key,
+                reason: "\(current.name) has no \(isLast ? "attribute" : "to-one relationship") named \"\(step)\" "
+                    + "(\(isLast ? "attributes" : "to-one relationships"): \(available.isEmpty ? "none" : available.joined(separator: ", ")))")
+        }
     }
 
     private static func describe(_ row: FetchedRow) -> DumpedObject {
@@ -345,6 +384,7 @@ public enum DumpCommand {
         case let .string(s): return s.debugDescription
         case let .date(d): return dates.string(from: d)
         case let .data(d):
+            if let archived = ArchivedValueSummary.summary(of: d) { return "<\(d.count) bytes, archived \(archived)>" }
             let hex = d.prefix(8).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
             return "<\(d.count) bytes: \(hex.joined())\(d.count > 8 ? "…" : "")>"
         case let .decimal(d): return NSDecimalNumber(decimal: d).stringValue

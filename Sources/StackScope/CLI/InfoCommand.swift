@@ -34,9 +34,15 @@ public struct StoreInfo: Sendable, Equatable {
     public var warnings: [String] = []
     /// The model's entities with their object counts, in model order.
     public var entities: [Entity]
+    /// Each entity's attributes and relationships, in model order (`info --schema`).
+    public var schemas: [EntitySchema] = []
 }
 
-/// `stackscope info STORE [--model MODEL] [--json]`.
+/// `stackscope info STORE [--model MODEL] [--schema] [--json]`.
+///
+/// ```swift
+/// print(try InfoCommand.run(storePath: "App.sqlite", modelPath: nil, json: false, schema: true))
+/// ```
 public enum InfoCommand {
     /// Gathers the info of a store, opened read-only.
     public static func info(
@@ -55,20 +61,22 @@ public enum InfoCommand {
             path: storePath, storeUUID: session.metadata.storeUUID, storeType: session.metadata.storeType,
             frameworkVersion: session.metadata.frameworkVersion, coreStackVersion: CoreStackVersion.string,
             modelVersion: session.modelVersion, modelSource: session.modelSource, warnings: session.warnings,
-            entities: entities)
+            entities: entities, schemas: session.model.entities.map(EntitySchema.init))
     }
 
-    /// The command's output: JSON or text, ending with a newline.
+    /// The command's output: JSON or text, ending with a newline; with `schema`, each entity's
+    /// attributes and relationships too.
     public static func run(
-        storePath: String, modelPath: String?, json: Bool, files: any StoreFileAccess = StoreFiles.standard
+        storePath: String, modelPath: String?, json: Bool, schema: Bool = false, files: any StoreFileAccess = StoreFiles.standard
     ) throws -> String {
         let info = try info(storePath: storePath, modelPath: modelPath, files: files)
-        return (json ? renderJSON(info) : renderText(info)) + "\n"
+        return (json ? renderJSON(info, schema: schema) : renderText(info, schema: schema)) + "\n"
     }
 
-    /// The info as a JSON object: store UUID and type, versions, model source and the entities.
-    public static func renderJSON(_ info: StoreInfo) -> String {
-        JSONValue.object([
+    /// The info as a JSON object: store UUID and type, versions, model source and the entities;
+    /// with `schema`, a `schema` array of each entity's attributes and relationships.
+    public static func renderJSON(_ info: StoreInfo, schema: Bool = false) -> String {
+        var fields: [(String, JSONValue)] = [
             ("storeUUID", .string(info.storeUUID)),
             ("storeType", .string(info.storeType)),
             ("frameworkVersion", info.frameworkVersion.map { .integer(Int64($0)) } ?? .null),
@@ -87,11 +95,14 @@ public enum InfoCommand {
                         ])
                     })
             ),
-        ]).rendered()
+        ]
+        if schema { fields.append(("schema", .array(info.schemas.map { $0.json() }))) }
+        return JSONValue.object(fields).rendered()
     }
 
-    /// The info as text: the store's lines, then a table of entities with their counts and parents.
-    public static func renderText(_ info: StoreInfo) -> String {
+    /// The info as text: the store's lines, then a table of entities with their counts and parents;
+    /// with `schema`, then each entity's properties.
+    public static func renderText(_ info: StoreInfo, schema: Bool = false) -> String {
         var lines = [
             "Store:             \(info.path)",
             "Store UUID:        \(info.storeUUID)",
@@ -105,6 +116,9 @@ public enum InfoCommand {
             [e.name + (e.isAbstract ? " (abstract)" : ""), String(e.count), e.superentity ?? "—"]
         }
         lines += TextTable.render(header: ["Entity", "Objects", "Parent"], rows: rows, rightAligned: [1])
+        if schema {
+            for entity in info.schemas { lines += [""] + entity.textLines() }
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -6,7 +6,12 @@ import Foundation
 ///
 /// The store's version is the version of `MODEL` that matches it, else the model the store
 /// carries (`Z_MODELCACHE`). The destination is `MODEL`'s current version (a `.xcdatamodeld` or
-/// `.momd`; a single `.xcdatamodel` or `.mom` is its own current version).
+/// `.momd`; a single `.xcdatamodel` or `.mom` is its own current version). A `MODEL` with no
+/// version matching the store and no entity in common with the model the store carries is another
+/// app's model, not a later version: it is refused
+/// (``StackScopeError/unrelatedModel(model:storeEntities:modelEntities:)``), dry run or not, and
+/// the file is not touched. So is a store whose file or folder cannot be written
+/// (``StackScopeError/cannotMigrateReadOnly(store:path:)``; a dry run still works there).
 ///
 /// ```swift
 /// let text = try MigrateCommand.run(storePath: "App.sqlite", modelPath: "App.xcdatamodeld", dryRun: true)
@@ -15,7 +20,9 @@ import Foundation
 public enum MigrateCommand {
     /// Plans, and unless `dryRun` performs, the migration; returns the report, ending with a newline.
     public static func run(storePath: String, modelPath: String, dryRun: Bool) throws -> String {
-        let url = URL(fileURLWithPath: storePath)
+        // Through a link, the store it points to is migrated (the migration replaces the file:
+        // done on the link's path, it would replace the link with a migrated copy).
+        let url = URL(fileURLWithPath: storePath).resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw StackScopeError.storeNotFound(path: storePath)
@@ -45,6 +52,10 @@ public enum MigrateCommand {
             guard let stored = try SQLiteStore.storedModel(at: url) else {
                 throw CoreStackError.modelMismatch(path: path, differences: differences)
             }
+            // No version of the bundle is the store's: a model sharing no entity with the one
+            // the store carries is another app's (a wrong --model path), and "migrating" to it
+            // would drop every table. Refuse before anything is planned or written.
+            try checkRelated(stored: stored, destination: destination, modelName: modelURL.lastPathComponent)
             steps.append((stored, destination, "the model stored in the store"))
         }
         var lines: [String] = []
@@ -63,6 +74,12 @@ public enum MigrateCommand {
                 header: ["Entity", "Objects"], rows: before.map { [$0.name, String($0.count)] }, rightAligned: [1])
             return lines.joined(separator: "\n") + "\n"
         }
+        // Said before anything is written, naming the store: else SQLite's error names the hidden
+        // scratch file the migration makes beside the store.
+        let folder = url.deletingLastPathComponent().path
+        for path in [folder, url.path] where !FileManager.default.isWritableFile(atPath: path) {
+            throw StackScopeError.cannotMigrateReadOnly(store: storePath, path: path)
+        }
         for step in steps { try SQLiteMigration.migrateStore(at: url, from: step.from, to: step.to) }
         let after = try counts(url, destination)
         let old = Dictionary(before.map { ($0.name, $0.count) }, uniquingKeysWith: { a, _ in a })
@@ -74,6 +91,20 @@ public enum MigrateCommand {
         lines.append("")
         lines += TextTable.render(header: ["Entity", "Before", "After"], rows: rows, rightAligned: [1, 2])
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Throws ``StackScopeError/unrelatedModel(model:storeEntities:modelEntities:)`` when
+    /// `destination` has no entity of `stored` (by name, or by its renaming identifier).
+    static func checkRelated(stored: ManagedObjectModel, destination: ManagedObjectModel, modelName: String) throws {
+        let storeNames = Set(stored.entities.map(\.name))
+        guard !storeNames.isEmpty else { return }
+        let related = destination.entities.contains { e in
+            storeNames.contains(e.name) || e.renamingIdentifier.map(storeNames.contains) == true
+        }
+        guard !related else { return }
+        throw StackScopeError.unrelatedModel(
+            model: modelName, storeEntities: stored.entities.map(\.name).sorted(),
+            modelEntities: destination.entities.map(\.name).sorted())
     }
 
     /// Objects per entity (sub-entities included) in the store opened read-only with `model`.

@@ -10,7 +10,7 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case notAFile(path: String)
     /// The store was not written with the demo model and no `--model` was given.
     case modelRequired(path: String)
-    /// The `--model` path is neither a `.xcdatamodeld` nor a `.xcdatamodel`.
+    /// The `--model` path is not a `.xcdatamodeld`, `.xcdatamodel`, `.momd` or `.mom`.
     case unsupportedModelPath(path: String)
     /// The file to create already exists (and is not a demo store that may be replaced).
     case fileExists(path: String)
@@ -20,8 +20,20 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case unknownEntity(name: String, available: [String])
     /// The `--sort` key is not an attribute of the entity.
     case unknownSortKey(key: String, entity: String, available: [String])
+    /// A `--sort` key path (`author.name`) that does not reach a stored attribute through to-one
+    /// relationships; `reason` names the step that is wrong.
+    case invalidSortKeyPath(key: String, reason: String)
+    /// A predicate compares a UUID or Date attribute with a string that spells one: it could never
+    /// match (the format has no UUID or date literal); `cast` is what to write instead.
+    case predicateNeedsCast(key: String, type: String, value: String, cast: String)
     /// A numeric option out of range (`--limit`, `--size`).
     case invalidOption(name: String, reason: String)
+    /// `migrate` (not a dry run) on a store whose file or folder cannot be written: a migration
+    /// writes the new store beside the old one, then replaces it. `path` is what cannot be written.
+    case cannotMigrateReadOnly(store: String, path: String)
+    /// `migrate --model` names a model with no version matching the store and no entity in common
+    /// with the model the store carries: migrating to it would drop every entity the store holds.
+    case unrelatedModel(model: String, storeEntities: [String], modelEntities: [String])
 
     /// A one-line message saying what went wrong and, where it helps, what to do.
     public var description: String {
@@ -31,9 +43,9 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
         case let .notAFile(path):
             return "\(path) is a directory, not a store file"
         case let .modelRequired(path):
-            return "\(path) was not written with the demo model; pass --model PATH (a .xcdatamodeld or .xcdatamodel)"
+            return "\(path) carries no model of its own and was not written with the demo model; pass --model PATH (a .xcdatamodeld, .xcdatamodel, .momd or .mom)"
         case let .unsupportedModelPath(path):
-            return "\(path) is not a model: expected a .xcdatamodeld or .xcdatamodel path"
+            return "\(path) is not a model: expected a .xcdatamodeld, .xcdatamodel, .momd or .mom path"
         case let .fileExists(path):
             return "\(path) already exists and is not a demo store; choose another path or remove it first"
         case let .alreadyExists(path):
@@ -42,8 +54,20 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
             return "the model has no entity named \"\(name)\" (entities: \(available.joined(separator: ", ")))"
         case let .unknownSortKey(key, entity, available):
             return "\(entity) has no attribute named \"\(key)\" to sort by (attributes: \(available.joined(separator: ", ")))"
+        case let .invalidSortKeyPath(key, reason):
+            return "invalid --sort key \"\(key)\": \(reason)"
+        case let .predicateNeedsCast(key, type, value, cast):
+            return "invalid predicate: \(key) is a \(type); write \(cast), not the string \"\(value)\" (a string never equals a \(type))"
         case let .invalidOption(name, reason):
             return "invalid \(name): \(reason)"
+        case let .cannotMigrateReadOnly(store, path):
+            return "cannot migrate \(store): \(path) cannot be written (read-only file, folder or file system), "
+                + "and a migration writes the new store beside the old one and then replaces it. Copy the store "
+                + "(with its -wal file, if any) to a writable folder and migrate the copy; --dry-run shows the plan here"
+        case let .unrelatedModel(model, storeEntities, modelEntities):
+            return "\(model) is not a version of the store's model: no entity in common (store: "
+                + "\(storeEntities.joined(separator: ", ")); \(model): \(modelEntities.joined(separator: ", "))); "
+                + "migrating to it would remove every entity of the store. Nothing was changed; check the --model path"
         }
     }
 }

@@ -1,0 +1,25 @@
+import CoreStack
+import Foundation
+import StackScope
+import Testing
+
+/// Transformable attributes of an Apple-written store, in `dump` and the browser's detail: what
+/// the archive holds, not the hex of "bplist00".
+@Suite("archived values shown")
+struct ArchivedValueDisplayTests {
+    @Test("dump and the detail pane name the archived class and its text; a JPEG keeps its hex preview")
+    func transformables() throws {
+        let url = try StoreOwnModelTests.copy(["alemar11-CoreDataPlus/SampleModel2_V1.sqlite"])
+        let query = DumpQuery(entityName: "GraphicNovel")
+        let novels = try DumpCommand.dump(storePath: url.path, query: query)
+        let text = DumpCommand.renderText(novels, query: query)
+        #expect(text.contains("cover            <285 bytes, archived CoreDataPlus_Tests.Cover {text: \"Cover Graphic Novel\"}>"), "\(text)")
+        let cover = try #require(novels.first?.attributes.first { $0.name == "cover" }?.value)
+        #expect(ValueFormatter.detail(cover) == "285 bytes · archived CoreDataPlus_Tests.Cover {text: \"Cover Graphic Novel\"}")
+
+        let recipes = try StoreOwnModelTests.copy(["apple-iPhoneCoreDataRecipes-2018/Recipes.sqlite"])
+        let image = try #require(try DumpCommand.dump(storePath: recipes.path, query: DumpQuery(entityName: "Image", limit: 1))
+            .first?.attributes.first { $0.name == "image" }?.value)
+        #expect(ValueFormatter.detail(image).hasPrefix("15603 bytes · FF D8 FF E0"))
+    }
+}
