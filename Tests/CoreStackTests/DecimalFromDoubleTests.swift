@@ -34,4 +34,19 @@ struct DecimalFromDoubleTests {
         }
         #expect(entity == "Item" && property == "price")
     }
+
+    @Test("a decimal column holding a REAL no decimal holds (±infinity, 1e300), as a damaged or foreign store can, reads as that Double instead of crashing")
+    func infiniteColumn() throws {
+        let lib = try LibraryStore()
+        let id = try lib.insert("Book", ["title": .string("Infinite"), "price": .decimal(Decimal(string: "9.99") ?? 0)])
+        for (text, expected) in [("9e999", Double.infinity), ("-9e999", -Double.infinity), ("1e300", 1e300)] {
+            try StoreDamage.sqlite3(lib.url, "UPDATE ZBOOK SET ZPRICE = \(text)")
+            let row = try lib.requireRow(id)
+            let slot = try #require(lib.entity("Book").attributeSlots["price"])
+            #expect(row.snapshot.values[slot] == .double(expected), "\(text)")
+        }
+        try StoreDamage.sqlite3(lib.url, "UPDATE ZBOOK SET ZPRICE = 2.5")
+        let slot = try #require(lib.entity("Book").attributeSlots["price"])
+        #expect(try lib.requireRow(id).snapshot.values[slot] == .decimal(Decimal(string: "2.5") ?? 0))
+    }
 }

@@ -32,7 +32,7 @@ enum SQLiteValueCodec {
         case .integer16, .integer32, .integer64:
             Int64(exactly: d.rounded(.towardZero)).map(AttributeValue.integer) ?? .double(d)
         case .boolean: .bool(d != 0)
-        case .decimal: .decimal(decimal(d))
+        case .decimal: decimal(d).map(AttributeValue.decimal) ?? .double(d)  // shown as the REAL it is
         case .date: .date(Date(timeIntervalSinceReferenceDate: d))
         case .string: .string(String(d))
         default: .double(d)
@@ -71,9 +71,12 @@ enum SQLiteValueCodec {
             ?? NSDecimalNumber(decimal: d).doubleValue
     }
 
-    /// A decimal from a REAL, by its shortest decimal text (so 1.1 stays 1.1).
-    static func decimal(_ d: Double) -> Decimal {
-        Decimal(string: String(d)) ?? Decimal(d)
+    /// A decimal from a REAL, by its shortest decimal text (so 1.1 stays 1.1); nil for a REAL no
+    /// decimal holds (±infinity, which `Decimal.init` traps on, NaN, or past Decimal's range),
+    /// which a damaged or foreign store can hold in a decimal column.
+    static func decimal(_ d: Double) -> Decimal? {
+        guard let exact = AttributeValue.decimal(exactly: d) else { return nil }
+        return Decimal(string: String(d)) ?? exact
     }
 
     /// The SQLite value stored for a value of an attribute of `type`.
