@@ -27,6 +27,9 @@ public indirect enum Action: Sendable {
     case windowLoaded(generation: Int, range: Range<Int>, rows: [TableRow], changed: [ManagedObjectID: Set<Int>] = [:])
     /// The table's results changed (FRC changes): new totals, marks, where the selected object is now.
     case tableChanged(TableChange)
+    /// The owner of the relationship shown gained or lost objects (in the context in use): the
+    /// table is fetched again, its sort, filter and selection kept.
+    case relationshipChanged(TableSource, keepSelection: ManagedObjectID?)
     case detailLoaded(DetailSnapshot?, error: String?)
     case saveLogged(SaveLogEntry)
     case searchFound(index: Int?, term: String)

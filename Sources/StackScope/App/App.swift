@@ -94,6 +94,9 @@ extension App {
             var cmds = settle(&s)
             if !change.marks.isEmpty { cmds.append(.startTicking) }
             return cmds
+        case let .relationshipChanged(source, keep):
+            guard source == s.table.source else { return [] }
+            return [.openTable(source, sort: s.table.sort, sectioned: s.table.sectioned, filter: s.table.filter, keepSelection: keep ?? s.table.selectedID)]
         case let .detailLoaded(snapshot, error):
             let sameObject = snapshot?.objectID == s.detail.snapshot?.objectID
             s.detail.snapshot = snapshot
