@@ -53,8 +53,8 @@ public indirect enum Action: Sendable {
     case contextsChanged([ContextInfo], current: String)
     /// Start picking an object to link (the program opened the destination's table).
     case pickStarted(PickState)
-    /// The store was reset or replaced: every pane starts again on the new contexts.
-    case storeReplaced(note: String)
+    /// The store was reset or replaced (at `date`): every pane starts again on the new contexts.
+    case storeReplaced(note: String, at: Date)
     /// Another process (or coordinator) committed to the store.
     case remoteChanged(RemoteStoreChange)
 }

@@ -49,7 +49,7 @@ extension App {
             setStatus(&s, "Pick a \(p.destination) for \(p.ownerTitle).\(p.key): Enter links the selected one, Esc gives up", .info)
             s.busy = "Fetching \(p.destination)"
             return [.openTable(.entity(p.destination), sort: [], sectioned: false, filter: nil, keepSelection: nil)]
-        case let .storeReplaced(note):
+        case let .storeReplaced(note, date):
             s.busy = nil
             s.modals.removeAll()
             s.navigation.removeAll()
@@ -57,7 +57,7 @@ extension App {
             s.table = TableState()
             s.detail = DetailState()
             s.pendingChanges = PendingChanges()
-            s.saves.append(SaveLogEntry(date: s.now, contextName: "store", origin: .event, inserted: [], updated: [], deleted: [], note: note))
+            s.saves.append(SaveLogEntry(date: date, contextName: "store", origin: .event, inserted: [], updated: [], deleted: [], note: note))
             s.saves.scroll.selection = max(0, s.saves.visibleIndices.count - 1)
             setStatus(&s, note.prefix(1).uppercased() + note.dropFirst(), .warning)
             return []

@@ -299,6 +299,21 @@ struct BrowserEditingTests {
         #expect(h.state.saves.entries.contains { $0.origin == .event && $0.note?.contains("resetStore") == true })
     }
 
+    @Test("the saves pane's line for a reset carries the time of the reset, not of the last timer tick")
+    func resetLineTime() throws {
+        let model = try DemoLibrary.model()
+        let session = try BrowserSession.stack(over: InMemoryStore(model: model))
+        let clock = TestClock(Date(timeIntervalSinceReferenceDate: 1_000_000))
+        let h = try BrowserHarness(session: session, open: "Book", clock: { clock.now })
+        // Idle: no timer runs, so nothing but the program's own clock reading sees this time.
+        clock.now = Date(timeIntervalSinceReferenceDate: 1_000_600)
+        command(h, "reset")
+        h.press("y")
+        #expect(h.waitUntil { s in s.saves.entries.contains { $0.origin == .event } && s.busy == nil })
+        let entry = try #require(h.state.saves.entries.last { $0.origin == .event })
+        #expect(entry.date == clock.now)
+    }
+
     @Test(":corrupt damages the demo store; the manager quarantines it and starts fresh, and the screen says where")
     func corrupt() throws {
         let folder = try TestSupport.temporaryDirectory()
