@@ -588,6 +588,19 @@ extension App {
             let headerRows = pane == .table || pane == .detail ? 2 : 1
             let row = m.y - rect.y - headerRows
             guard row >= 0 else { return [] }
+            if pane == .saves {
+                // Entries shown expanded take more than one line.
+                let width = rect.width - 2
+                var k = savesFirstShown(s, rows: l.savesRows, width: width)
+                var y = 0
+                while k < listCount(s, .saves) {
+                    let lines = savesEntryLines(s, k, width: width)
+                    if row < y + lines { return moveTo(&s, k) }
+                    y += lines
+                    k += 1
+                }
+                return []
+            }
             let offset: Int
             switch pane {
             case .entities: offset = s.entities.scroll.offset

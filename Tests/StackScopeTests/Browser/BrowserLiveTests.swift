@@ -54,6 +54,31 @@ struct BrowserLiveTests {
         #expect(h.state.saves.contextFilter == nil)
     }
 
+    @Test("Enter on the newest line of a full saves pane shows its expansion in the pane; a newer line after it stays in view")
+    func expandLastLine() throws {
+        let h = try BrowserHarness.demo(open: "Genre")
+        let rows = h.onMain { ScreenLayout(size: h.program.state.size, state: h.program.state).savesRows }
+        func log(_ name: String, note: String? = nil, ids: [String] = []) {
+            let entry = SaveLogEntry(date: Date(), contextName: name, inserted: ids, updated: [], deleted: [], note: note)
+            h.onMain { h.program.dispatch(.saveLogged(entry)) }
+            h.waitUntilIdle()
+        }
+        for i in 0..<(rows + 2) { log("ctx\(i)") }
+        let words = (0..<60).map { "word\($0)" }.joined(separator: " ")
+        log("store", note: "corrupt: " + words + " the-end-of-the-note")
+        h.press("Tab Tab")
+        #expect(h.state.focus == .saves)
+        h.press("G Enter")
+        #expect(h.screen.contains("the-end-of-the-note"))
+        #expect(h.line(containing: "store")?.contains("▾") == true)
+        // A newer save, followed: its line shows below the expanded one, which scrolls up.
+        log("newest", ids: ["x-coredata://X/Genre/p1"])
+        #expect(h.state.saves.scroll.selection == rows + 3)
+        #expect(h.screen.contains("newest"))
+        h.press("Enter")
+        #expect(h.screen.contains("+ x-coredata://X/Genre/p1"))
+    }
+
     @Test("the log keeps the last 1,000 saves")
     func boundedLog() throws {
         var log = SavesLogState()
