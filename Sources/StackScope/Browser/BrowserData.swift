@@ -443,7 +443,8 @@ final class BrowserData {
 
     // MARK: Export
 
-    /// Writes every row of the current table (filter and sort applied) as CSV or JSON.
+    /// Writes every row of the current table (filter and sort applied) as CSV or JSON; binary
+    /// values as base64.
     func export(format: String, to path: String) throws -> Int {
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
         let (header, lines): ([String], [[AttributeValue]]) = try context.performAndWait {
@@ -463,7 +464,12 @@ final class BrowserData {
                 s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
             }
             out = header.map(quote).joined(separator: ",") + "\r\n"
-            for l in lines { out += l.map { $0.isNull ? "" : quote(ValueFormatter.detail($0)) }.joined(separator: ",") + "\r\n" }
+            // Binary values whole, as base64 (the display shortens them), as in JSON.
+            func text(_ v: AttributeValue) -> String {
+                if case let .data(d) = v { return d.base64EncodedString() }
+                return ValueFormatter.detail(v)
+            }
+            for l in lines { out += l.map { $0.isNull ? "" : quote(text($0)) }.joined(separator: ",") + "\r\n" }
         } else {
             let json = JSONValue.array(lines.map { l in .object(zip(header, l).map { ($0, Self.json($1)) }) })
             out = json.rendered() + "\n"

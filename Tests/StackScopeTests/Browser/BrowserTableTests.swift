@@ -167,6 +167,33 @@ struct BrowserTableTests {
         #expect(h.screen.contains("Wrote \(parsed.count) rows"))
     }
 
+    @Test(":export csv writes binary values whole, as base64 (as json does), not their shortened display")
+    func exportBinary() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        let csv = try TestSupport.temporaryDirectory().appendingPathComponent("books.csv").path
+        h.press(":")
+        h.type("export csv \(csv)")
+        h.press("Enter")
+        #expect(h.screen.contains("Wrote"))
+        let covers: [String: Data] = try h.onMain {
+            let context = h.session.mainContext
+            return try context.performAndWait {
+                var out: [String: Data] = [:]
+                for book in try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")) {
+                    if case let .data(d) = try book.attributeValue(forKey: "cover") { out[book.objectID.uriRepresentation().absoluteString] = d }
+                }
+                return out
+            }
+        }
+        let long = try #require(covers.first { $0.value.count > 16 }, "no cover longer than the display shows")
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        let coverColumn = try #require(header.firstIndex(of: "cover"))
+        let row = try #require(lines.first { $0.first == long.key })
+        #expect(row.count == header.count)
+        #expect(Data(base64Encoded: row[coverColumn]) == long.value)
+    }
+
     @Test("y copies the selected cell; : completes commands and entity names; unknown commands say so")
     func copyAndCommandLine() throws {
         let h = try BrowserHarness.demo()
