@@ -10,6 +10,7 @@ extension App {
             switch command {
             case .edit(.reset): s.busy = "Resetting the store"
             case .edit(.corrupt): s.busy = "Damaging the demo store and restarting the manager"
+            case .edit(.reseed): s.busy = "Seeding the demo library"
             default: break
             }
             return [command]
@@ -221,6 +222,17 @@ extension App {
             return [.edit(.history)]
         case "reseed":
             guard mayEdit(&s) else { return [] }
+            // Objects of root entities (sub-entities' are counted in their parents').
+            let held = s.entities.all.filter { $0.depth == 0 }.reduce(0) { $0 + (s.entities.counts[$1.name] ?? 0) }
+            if held > 0 {
+                s.modals.append(.confirm(ConfirmState(
+                    title: "Add a second demo library?",
+                    lines: ["The store already holds \(held) objects: :reseed adds the demo library beside them",
+                            "(about 300 objects more, the same titles and ISBNs again).",
+                            "To start again from the demo library alone, :reset first, then :reseed."],
+                    onYes: .perform(.edit(.reseed)))))
+                return []
+            }
             s.busy = "Seeding the demo library"
             return [.edit(.reseed)]
         default: return nil

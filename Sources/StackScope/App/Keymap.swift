@@ -248,7 +248,7 @@ public enum CommandLine {
         Entry(name: "mergepolicy", usage: "mergepolicy error|objecttrump|storetrump|overwrite|rollback", help: "the merge policy where the context's saves meet the store"),
         Entry(name: "reset", usage: "reset", help: "delete the store and start again empty (asks first)"),
         Entry(name: "corrupt", usage: "corrupt", help: "demo store: damage the file and watch the manager quarantine it"),
-        Entry(name: "reseed", usage: "reseed", help: "demo store: fill it with the demo library again"),
+        Entry(name: "reseed", usage: "reseed", help: "demo store: fill it with the demo library again (asks first when the store is not empty)"),
         Entry(name: "history", usage: "history", help: "the store's persistent history: transactions, who made them, what changed"),
         Entry(name: "q", usage: "q", help: "quit"),
     ]

@@ -314,6 +314,31 @@ struct BrowserEditingTests {
         #expect(entry.date == clock.now)
     }
 
+    @Test(":reseed on a store that holds objects asks first (it adds a second library beside them); n leaves it as it was")
+    func reseedAsksWhenNotEmpty() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let session = try BrowserSession.demo(storeURL: folder.appendingPathComponent("LocalData.sqlite"), size: 60)
+        let h = try BrowserHarness(session: session, open: "Book")
+        let books = try #require(h.state.entities.counts["Book"])
+        #expect(books > 0)
+        command(h, "reseed")
+        guard case let .confirm(c)? = h.state.topModal else {
+            Issue.record("no question before adding a second library: \(String(describing: h.state.topModal))")
+            return
+        }
+        #expect(c.lines.joined(separator: " ").contains("already holds"))
+        #expect(h.state.busy == nil)
+        h.press("n")
+        h.waitUntilIdle()
+        #expect(h.state.topModal == nil)
+        #expect(h.state.busy == nil)
+        #expect(h.state.entities.counts["Book"] == books)
+        // y adds it.
+        command(h, "reseed")
+        h.press("y")
+        #expect(h.waitUntil(timeout: 30) { ($0.entities.counts["Book"] ?? 0) > books && $0.busy == nil })
+    }
+
     @Test(":corrupt damages the demo store; the manager quarantines it and starts fresh, and the screen says where")
     func corrupt() throws {
         let folder = try TestSupport.temporaryDirectory()
