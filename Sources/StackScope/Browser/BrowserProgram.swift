@@ -69,7 +69,9 @@ public final class BrowserProgram {
             path: session.storeURL?.path ?? "(in memory)", modelVersion: session.modelVersion, readOnly: session.readOnly,
             contextName: session.mainContext.name ?? "main"))
         if session.readOnly {
-            s.store.readOnlyReason = session.notes.first { $0.hasPrefix("opened read-only") } ?? "opened with --read-only"
+            // Why, without the note's "opened read-only: " (the refusals start with "Read-only: ").
+            s.store.readOnlyReason = session.notes.first { $0.hasPrefix("opened read-only: ") }.map { String($0.dropFirst("opened read-only: ".count)) }
+                ?? "opened with --read-only"
         }
         s.size = backend.size
         s.now = clock()

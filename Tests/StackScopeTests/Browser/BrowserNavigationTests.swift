@@ -180,6 +180,12 @@ struct BrowserAppleStoreTests {
         let h = try BrowserHarness(session: session)
         #expect(h.state.table.objectCount == 1001)
         #expect(h.state.status.message?.contains("opened read-only") == true)
+        // An edit key says why, in words, once: the model is the store's own, --model edits.
+        h.press("e")
+        let refusal = try #require(h.state.status.message)
+        #expect(refusal.hasPrefix("Read-only: the model is the one stored in the store (Z_MODELCACHE), not a model file"))
+        #expect(refusal.contains("--model"))
+        #expect(refusal.components(separatedBy: "read-only").count == 1)
         h.press("q")
         #expect(try TestSupport.checksum(url) == before)
     }
