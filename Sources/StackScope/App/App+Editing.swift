@@ -34,7 +34,8 @@ extension App {
                 s.modals.removeLast()
                 return []
             }
-            var next = EditorState(objectID: e.objectID, objectTitle: e.objectTitle, field: e.next[0], next: Array(e.next.dropFirst()))
+            var next = EditorState(
+                objectID: e.objectID, objectTitle: e.objectTitle, field: e.next[0], next: Array(e.next.dropFirst()), insertion: e.insertion)
             next.error = nil
             s.modals[s.modals.count - 1] = .editor(next)
             return []

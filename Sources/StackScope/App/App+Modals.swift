@@ -121,7 +121,12 @@ extension App {
             switch key {
             case .escape, .ctrl("c"):
                 s.modals.removeLast()
-                setStatus(&s, "Edit cancelled: nothing changed", .info)
+                if e.insertion {
+                    let unset = ([e.field] + e.next).map(\.key).joined(separator: ", ")
+                    setStatus(&s, "The \(e.objectTitle) stays, without \(unset) (required: set it before :w, or u undoes the insert)", .warning)
+                } else {
+                    setStatus(&s, "Edit cancelled: nothing changed", .info)
+                }
                 return []
             case .enter:
                 guard !e.applying else { return [] }

@@ -112,13 +112,18 @@ public struct EditorState: Sendable, Hashable {
     public var error: String?
     /// Waiting for the program to apply the value.
     public var applying = false
-    /// Creates an editor for `field`, with `next` to follow.
-    public init(objectID: ManagedObjectID, objectTitle: String, field: EditorField, next: [EditorField] = []) {
+    /// The object was just inserted and the editor asks for its required values: Esc leaves
+    /// it inserted without them (the save refuses it until they are set; `u` undoes the insert).
+    public var insertion = false
+    /// Creates an editor for `field`, with `next` to follow; `insertion` when it asks for a new
+    /// object's required values.
+    public init(objectID: ManagedObjectID, objectTitle: String, field: EditorField, next: [EditorField] = [], insertion: Bool = false) {
         self.objectID = objectID
         self.objectTitle = objectTitle
         self.field = field
         self.line = LineEditor(text: field.text)
         self.next = next
+        self.insertion = insertion
     }
 }
 

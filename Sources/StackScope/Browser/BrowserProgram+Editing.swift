@@ -113,7 +113,8 @@ extension BrowserProgram {
             }
             dispatch(.message("Inserted a \(entityName) in \(currentContextName) (defaults from the model; not saved)", .info))
             if let first = fields.first {
-                dispatch(.showModal(.editor(EditorState(objectID: o.objectID, objectTitle: "new \(entityName)", field: first, next: Array(fields.dropFirst())))))
+                dispatch(.showModal(.editor(EditorState(
+                    objectID: o.objectID, objectTitle: "new \(entityName)", field: first, next: Array(fields.dropFirst()), insertion: true))))
             }
 
         case let .previewDelete(id):

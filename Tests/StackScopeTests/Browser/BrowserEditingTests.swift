@@ -150,6 +150,10 @@ struct BrowserEditingTests {
         #expect(e.field.key == "name")
         h.press("Esc")  // no name: the save refuses it
         #expect(h.state.pendingChanges.inserted == 1)
+        // Esc does not say "nothing changed": the new object stays, without the value.
+        let status = h.state.status.message ?? ""
+        #expect(!status.contains("nothing changed"), "\(status)")
+        #expect(status.contains("new Genre stays") && status.contains("name"), "\(status)")
         h.press("W y")
         #expect(h.state.status.message?.contains("a value is required") == true, "\(h.state.status.message ?? "")")
         #expect(h.state.pendingChanges.inserted == 1)
