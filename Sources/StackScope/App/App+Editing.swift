@@ -130,6 +130,9 @@ extension App {
         case .insert:
             guard mayEdit(&s) else { return [] }
             guard let entity = s.table.entityName else { return [] }
+            if case let .relationship(owner, key, _, _) = s.table.source {
+                return [.edit(.insert(entity: entity, owner: owner, key: key))]
+            }
             return [.edit(.insert(entity: entity))]
         case .delete:
             guard mayEdit(&s) else { return [] }

@@ -134,7 +134,9 @@ public enum EditCommand: Sendable, Hashable {
     case beginEdit(ManagedObjectID, key: String)
     case setValue(ManagedObjectID, key: String, text: String, isFilePath: Bool)
     case setNil(ManagedObjectID, key: String)
-    case insert(entity: String)
+    /// Insert an object of `entity`; from a relationship's table, linked into `key` of `owner`
+    /// (last, when ordered) in the same undoable step.
+    case insert(entity: String, owner: ManagedObjectID? = nil, key: String? = nil)
     case previewDelete(ManagedObjectID)
     case delete(ManagedObjectID)
     /// Start picking an object to link into `key` of `owner`.

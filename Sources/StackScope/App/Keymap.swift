@@ -170,7 +170,7 @@ public enum Keymap {
         Binding([.char("N")], .searchPrevious, .table, "Previous match", group: "Objects"),
         // Editing (in scratch contexts).
         Binding([.char("e")], .edit, .table, "Edit the selected cell in a scratch context", footer: "edit", group: "Editing"),
-        Binding([.char("a")], .insert, .table, "Insert an object of this entity (required values asked for)", group: "Editing"),
+        Binding([.char("a")], .insert, .table, "Insert an object of this entity (required values asked for; in a relationship's table, linked to its owner)", group: "Editing"),
         Binding([.char("d")], .delete, .table, "Delete the object (shows what the delete rules take with it)", group: "Editing"),
         Binding([.char("x")], .setNil, .table, "Set the cell to nil; in a relationship's table: unlink the object", group: "Editing"),
         Binding([.char("e")], .edit, .detail, "Edit the property: a value, or pick objects to link", footer: "edit", group: "Editing"),

@@ -92,16 +92,24 @@ extension BrowserProgram {
             }
             dispatch(.message("\(key) → nil in \(currentContextName) (not saved)", .info))
 
-        case let .insert(entityName):
+        case let .insert(entityName, ownerID, key):
             let ctx = try editingContext()
             let entity = try session.model.requireEntity(entityName)
             guard !entity.isAbstract else {
                 throw BrowserError.notEditable(key: entityName, reason: "it is abstract: insert one of \(entity.subentities.map(\.name).sorted().joined(separator: ", "))")
             }
             var inserted: ManagedObject?
+            var linked = ""
             try change(ctx, "Insert \(entityName)") {
                 let o = try ctx.insertObject(forEntityName: entityName)
                 inserted = o
+                // From a relationship's table: into the relationship shown (its table lists only its objects).
+                if let ownerID, let key {
+                    let owner = try ctx.existingObject(with: ownerID)
+                    guard let r = owner.entity.relationship(named: key) else { throw CoreStackError.unknownKey(entity: owner.entity.name, key: key) }
+                    if r.isToMany { try owner.add(o, toKey: key) } else { try owner.setObject(o, forKey: key) }
+                    linked = ", added to \(Self.describe(owner)).\(key)"
+                }
                 // The table selects the new row when it learns of it.
                 data.selectedID = o.objectID
             }
@@ -111,7 +119,7 @@ extension BrowserProgram {
                 return EditorField(
                     key: a.name, typeDescription: ValueParser.describe(a), text: "", isFilePath: a.type == .binaryData, isMultiLine: a.type == .string)
             }
-            dispatch(.message("Inserted a \(entityName) in \(currentContextName) (defaults from the model; not saved)", .info))
+            dispatch(.message("Inserted a \(entityName)\(linked) in \(currentContextName) (defaults from the model; not saved)", .info))
             if let first = fields.first {
                 dispatch(.showModal(.editor(EditorState(
                     objectID: o.objectID, objectTitle: "new \(entityName)", field: first, next: Array(fields.dropFirst()), insertion: true))))

@@ -102,9 +102,11 @@ extension App {
                     b.put(line, x: inner.x + 1, y: inner.y + 3 + i, style: Style(fg: .red, bold: true))
                 }
             }
+            // A new object's required values: Esc leaves the object without them (u undoes the insert).
+            let esc = e.insertion ? "Esc leaves it unset (u undoes the insert)" : "Esc cancels (nothing changes)"
             let hint = e.field.isMultiLine
-                ? "Enter sets · C-o new line (shown ⏎) · Esc cancels (nothing changes)"
-                : "Enter sets · Esc cancels (nothing changes) · x on the property sets nil"
+                ? "Enter sets · C-o new line (shown ⏎) · \(esc)"
+                : e.insertion ? "Enter sets · \(esc)" : "Enter sets · \(esc) · x on the property sets nil"
             b.put(e.applying ? "Applying …" : hint, x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
             return (min(inner.maxX - 1, inner.x + 1 + lw + cursor), inner.y + 2)
         }

@@ -162,4 +162,41 @@ struct BrowserOrderedRelationshipTests {
         #expect(Self.rowIDs(h) == expected)
         #expect(h.state.table.objectCount == chapters.count)
     }
+
+    @Test("a in a book's chapters table inserts a chapter linked to the book, last in its order; the row shows and u takes both back")
+    func insertInRelationshipTable() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        let (_, chapters) = try #require(try Self.openChapters(h), "no book with three chapters on screen")
+        h.press("a")
+        guard case let .editor(e)? = h.state.topModal else {
+            Issue.record("no editor for the new chapter's required values")
+            return
+        }
+        #expect(e.field.key == "title")
+        #expect(h.state.status.message?.contains(".chapters") == true, "\(h.state.status.message ?? "")")
+        // The hint does not promise that Esc changes nothing: the object is inserted already.
+        #expect(!h.screen.contains("nothing changes"))
+        h.type("Chapter Inserted Here")
+        h.press("Enter")
+        var values = 1
+        while case .editor? = h.state.topModal {
+            h.type("1")
+            h.press("Enter")
+            values += 1
+        }
+        #expect(h.waitUntil { $0.table.objectCount == chapters.count + 1 })
+        let rows = Self.rowIDs(h)
+        #expect(Array(rows.prefix(chapters.count)) == chapters)
+        let inserted = try #require(rows.last)
+        #expect(!chapters.contains(inserted))
+        #expect(h.state.table.selectedID == inserted)
+        #expect(h.screen.contains("Chapter Inserted Here"))
+        // Each value is undone on its own, then the insert and the link together.
+        for _ in 0..<values { h.press("u") }
+        #expect(h.state.table.objectCount == chapters.count + 1)
+        h.press("u")
+        #expect(h.waitUntil { $0.table.objectCount == chapters.count })
+        #expect(Self.rowIDs(h) == chapters)
+        #expect(h.state.pendingChanges.total == 0)
+    }
 }
