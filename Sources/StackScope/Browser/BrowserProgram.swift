@@ -94,7 +94,14 @@ public final class BrowserProgram {
         let mailbox = MainMailbox(self)
         session.logSink.attach { message in mailbox.post(.message(message, .error)) }
         loadAndOpen(openEntity)
-        if !session.notes.isEmpty { dispatch(.message(session.notes.joined(separator: "; "), .warning)) }
+        if !session.notes.isEmpty {
+            // Each note also whole in the saves pane (Enter expands it): the status bar cuts long ones.
+            for note in session.notes {
+                dispatch(.saveLogged(SaveLogEntry(
+                    date: clock(), contextName: "store (opened)", origin: .event, inserted: [], updated: [], deleted: [], note: note)))
+            }
+            dispatch(.message(session.notes.joined(separator: "; "), .warning))
+        }
         flush()
     }
 
