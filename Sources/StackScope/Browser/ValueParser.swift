@@ -69,6 +69,11 @@ public enum ValueParser {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw refuse("no such file")
             }
+            // A device or a pipe (/dev/zero, /dev/stdin) would be read without end or block.
+            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            guard (try? FileManager.default.attributesOfItem(atPath: target)[.type] as? FileAttributeType) == .typeRegular else {
+                throw refuse("not a regular file")
+            }
             guard let data = FileManager.default.contents(atPath: path) else { throw refuse("the file cannot be read") }
             return .data(data)
         case .transformable, .undefined, .objectID:
