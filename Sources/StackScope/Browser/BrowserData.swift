@@ -77,6 +77,16 @@ final class BrowserData {
         }
     }
 
+    /// Counts every entity again and tells the app those that changed. After merging saves made
+    /// elsewhere: the monitors see only objects the main context had registered, so the objects
+    /// of a cascade or a batch it never read would leave the counts behind.
+    func recount() {
+        guard let fresh = try? session.mainContext.performAndWait({ try session.counts() }) else { return }
+        let changed = fresh.filter { counts[$0.key] != $0.value }
+        counts = fresh
+        if !changed.isEmpty { send(.countsChanged(changed, at: Date())) }
+    }
+
     fileprivate func countDelta(_ entity: String, _ delta: Int) {
         counts[entity, default: 0] = max(0, counts[entity, default: 0] + delta)
         send(.countsChanged([entity: counts[entity, default: 0]], at: Date()))

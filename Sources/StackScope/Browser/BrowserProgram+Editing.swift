@@ -361,6 +361,8 @@ extension BrowserProgram {
                 resolutions += root.performAndWait { root.lastSaveMergeResolutions }
             }
             conflictContext = nil
+            // A save may delete (cascade) objects the main context never read: its monitors miss those.
+            data.recount()
             // The saved values are no longer unsaved changes: the rows and the detail drop their marks.
             data.changesSettled()
             reloadDetail()

@@ -383,6 +383,8 @@ public final class BrowserProgram {
         for t in change.transactions {
             scratch.mergeIntoStackAndChildren(t.objectIDs)
         }
+        // Objects the main context never read (a cascade, a batch delete) pass its monitors by.
+        data.recount()
     }
 
     /// Every did-save in the process on this store, from any context (root, main, children, batch

@@ -343,6 +343,27 @@ struct BrowserEditingTests {
         #expect(h.waitUntil(timeout: 30) { ($0.entities.counts["Book"] ?? 0) > books && $0.busy == nil })
     }
 
+    @Test("a delete saved by a sibling context cascades to objects the main context never read: their entity's count follows")
+    func siblingCascadeCounts() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        let chapters = try #require(h.state.entities.counts["Chapter"])
+        let books = try #require(h.state.entities.counts["Book"])
+        command(h, "ctx new sibling")
+        #expect(h.state.currentContext == "scratch-1")
+        let book = try #require(h.state.table.selectedID)
+        let owned: Int = try h.onMain {
+            let main = h.session.mainContext
+            return try main.performAndWait { try main.existingObject(with: book).objectIDs(forRelationshipNamed: "chapters").count }
+        }
+        #expect(owned > 0)
+        h.press("d")
+        h.press("y")
+        h.press("W")
+        h.press("y")
+        #expect(h.waitUntil { $0.entities.counts["Book"] == books - 1 })
+        #expect(h.state.entities.counts["Chapter"] == chapters - owned)
+    }
+
     @Test(":corrupt damages the demo store; the manager quarantines it and starts fresh, and the screen says where")
     func corrupt() throws {
         let folder = try TestSupport.temporaryDirectory()
