@@ -178,7 +178,10 @@ extension App {
     /// The window holds the selected row: note its object and load its detail when it changed.
     static func selectionSettled(_ s: inout AppState) -> [Command] {
         let id = s.table.window.row(s.table.scroll.selection)?.objectID
-        guard id != s.table.selectedID || (id != nil && s.detail.snapshot?.objectID != id) else { return [] }
+        // An empty table (a filter nothing matches, every object deleted) selects nothing: the
+        // detail must not go on showing the object selected before.
+        let stale = id == nil && s.table.rowCount == 0 && (s.detail.snapshot != nil || s.detail.error != nil)
+        guard id != s.table.selectedID || (id != nil && s.detail.snapshot?.objectID != id) || stale else { return [] }
         s.table.selectedID = id
         return [.loadDetail(id)]
     }

@@ -167,6 +167,22 @@ struct BrowserTableTests {
         #expect(h.screen.contains("Wrote \(parsed.count) rows"))
     }
 
+    @Test("a filter nothing matches empties the detail too: it no longer shows the object selected before")
+    func emptyTableEmptiesDetail() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        #expect(h.state.detail.snapshot != nil)
+        h.press("f")
+        h.type("pages > 100000")
+        h.press("Enter")
+        #expect(h.waitUntil { $0.table.filter == "pages > 100000" && $0.busy == nil })
+        #expect(h.state.table.objectCount == 0)
+        #expect(h.state.detail.snapshot == nil)
+        #expect(h.screen.contains("No object selected"))
+        // Clearing the filter selects and shows an object again.
+        h.press("F")
+        #expect(h.waitUntil { $0.detail.snapshot != nil })
+    }
+
     @Test(":export csv writes binary values whole, as base64 (as json does), not their shortened display")
     func exportBinary() throws {
         let h = try BrowserHarness.demo(open: "Book")
