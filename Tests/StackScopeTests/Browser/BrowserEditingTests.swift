@@ -364,6 +364,24 @@ struct BrowserEditingTests {
         #expect(h.state.entities.counts["Chapter"] == chapters - owned)
     }
 
+    @Test("a save from a context on its own coordinator is recorded in the store's history, like every other save, so other processes see it")
+    func coordinatorContextKeepsHistory() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let url = folder.appendingPathComponent("LocalData.sqlite")
+        let session = try BrowserSession.demo(storeURL: url, size: 30)
+        let h = try BrowserHarness(session: session, open: "Book")
+        let before = Int(try Self.sqlite(url, "SELECT COUNT(*) FROM ATRANSACTION")) ?? -1
+        #expect(before >= 1)
+        command(h, "ctx new coordinator")
+        #expect(h.state.currentContextInfo?.kind == .coordinator)
+        edit(h, "Saved Through Its Own Coordinator")
+        h.press("W")
+        h.press("y")
+        #expect(h.waitUntil { $0.pendingChanges.total == 0 && $0.status.message?.hasPrefix("Saved") == true })
+        #expect(try Self.sqlite(url, "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = 'Saved Through Its Own Coordinator'") == "1")
+        #expect(Int(try Self.sqlite(url, "SELECT COUNT(*) FROM ATRANSACTION")) == before + 1)
+    }
+
     @Test(":corrupt damages the demo store; the manager quarantines it and starts fresh, and the screen says where")
     func corrupt() throws {
         let folder = try TestSupport.temporaryDirectory()
