@@ -197,7 +197,7 @@ extension BrowserProgram {
             let n = PendingChanges(of: ctx).total
             ctx.rollback()
             ctx.undoManager?.removeAllActions()
-            dispatch(.message("Discarded \(n) changed objects in \(currentContextName)", .info))
+            dispatch(.message("Discarded \(n) changed object\(n == 1 ? "" : "s") in \(currentContextName)", .info))
 
         case .undo, .redo:
             let ctx = data.context
@@ -382,7 +382,7 @@ extension BrowserProgram {
                 // Through the main queue, as the did-saves of this save came: after them.
                 MainMailbox(self).post(.saveLogged(SaveLogEntry(
                     date: clock(), contextName: currentContextName, origin: .event, inserted: [], updated: [], deleted: [],
-                    note: replaced.isEmpty ? "merge: \(resolutions.count) conflicts resolved by policy" : "replaced \(replaced.count) values in main")))
+                    note: replaced.isEmpty ? "merge: \(resolutions.count) conflict\(resolutions.count == 1 ? "" : "s") resolved by policy" : "replaced \(replaced.count) values in main")))
                 dispatch(.showModal(.confirm(ConfirmState(title: "Save of \(currentContextName): what won", lines: lines, onYes: nil))))
             }
         } catch let CoreStackError.mergeConflict(conflicts) {
@@ -405,7 +405,7 @@ extension BrowserProgram {
             ]
             MainMailbox(self).post(.saveLogged(SaveLogEntry(
                 date: clock(), contextName: who, origin: .event, inserted: [], updated: [], deleted: [],
-                note: "conflict: \(conflicts.count) objects, policy error, nothing saved")))
+                note: "conflict: \(conflicts.count) object\(conflicts.count == 1 ? "" : "s"), policy error, nothing saved")))
             dispatch(.showModal(.confirm(ConfirmState(title: "Merge conflict saving \(currentContextName)", lines: lines, onYes: nil, choices: choices))))
         }
     }

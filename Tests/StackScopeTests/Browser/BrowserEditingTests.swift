@@ -134,6 +134,7 @@ struct BrowserEditingTests {
         #expect(c.lines.contains { $0.contains("→ Throw Away") })
         h.press("y")
         #expect(h.state.pendingChanges.total == 0)
+        #expect(h.state.status.message == "Discarded 1 changed object in scratch-1")
         #expect(!h.screen.contains("Throw Away"))
         #expect(try Self.onDisk(url, id, "title") == before)
     }
@@ -515,7 +516,7 @@ extension BrowserEditingTests {
         guard case let .confirm(report)? = h.state.topModal else { return }
         #expect(report.lines.contains { $0.contains("under storeTrump") })
         #expect(report.lines.contains { $0.contains("title: cached") && $0.contains("store Left · context Right → Left (store)") })
-        #expect(h.state.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflicts") == true })
+        #expect(h.state.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflict resolved") == true })
     }
 }
 
@@ -624,7 +625,7 @@ extension BrowserEditingTests {
         command(h, "ctx scratch-2")
         command(h, "mergepolicy objecttrump")
         h.press("W y")
-        #expect(h.waitUntil { $0.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflicts") == true } })
+        #expect(h.waitUntil { $0.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflict resolved") == true } })
         h.waitUntilIdle()
         let entries = h.state.saves.entries.filter { $0.contextName == "scratch-2" }
         #expect(entries.map { $0.note == nil ? "did-save" : "note" } == ["did-save", "note"])

@@ -328,7 +328,7 @@ extension BrowserEndToEndTests {
         #expect(conflict.contains("The merge policy is “error”, so nothing was saved"))
         #expect(conflict.contains("Book p\(pk): title: cached"))
         #expect(conflict.contains("store \"Title From B\", context \"Title From A\""))
-        try a.waitFor(text: "conflict: 1 objects, policy error", timeout: 30)  // the saves pane
+        try a.waitFor(text: "conflict: 1 object, policy error", timeout: 30)  // the saves pane
         #expect(try sqlite(store, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Title From B")
         // The change stays in A; under objecttrump A's title wins, property by property.
         try a.sendKeys("Escape")
