@@ -143,7 +143,7 @@ public enum Keymap {
         Binding([.enter], .open, .global, "Open: entity, object, relationship, log line", footer: "open", group: "Navigation"),
         Binding([.escape], .back, .global, "Back along the breadcrumb", footer: "back", group: "Navigation"),
         // Global actions.
-        Binding([.char("?")], .help, .global, "Help: every key, searchable", footer: "help"),
+        Binding([.char("?")], .help, .global, "Help: every key and : command, searchable", footer: "help"),
         Binding([.char(":")], .commandLine, .global, "Command line (Tab completes)", footer: "cmd"),
         Binding([.char("q")], .quit, .global, "Quit (asks first when changes are unsaved)", footer: "quit"),
         Binding([.ctrl("c")], .forceQuit, .global, "Quit at once"),

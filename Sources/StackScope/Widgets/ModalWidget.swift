@@ -65,6 +65,13 @@ extension App {
                     b.put(DisplayWidth.pad(bnd.keyLabel, to: 14), x: inner.x + 2, y: y, style: style.with(bold: true))
                     b.put(DisplayWidth.pad(bnd.help, to: max(1, inner.width - 40)), x: inner.x + 17, y: y, style: style)
                     b.put(":" + bnd.command.rawValue, x: inner.maxX - 22, y: y, maxWidth: 21, style: selected ? style : .dim)
+                } else if let c = rows[i].command {
+                    let selected = i == h.scroll.selection
+                    let style = selected ? Style(reverse: true) : Style.plain
+                    if selected { b.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+                    b.put(DisplayWidth.pad(":" + c.name, to: 14), x: inner.x + 2, y: y, style: style.with(bold: true))
+                    b.put(DisplayWidth.pad(c.help, to: max(1, inner.width - 40)), x: inner.x + 17, y: y, style: style)
+                    b.put(DisplayWidth.ellipsize(":" + c.usage, to: 21), x: inner.maxX - 22, y: y, maxWidth: 21, style: selected ? style : .dim)
                 }
             }
             return (inner.x + 9 + h.filter.cursorColumn, inner.y)

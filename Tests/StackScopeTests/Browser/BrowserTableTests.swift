@@ -253,6 +253,28 @@ struct BrowserTableTests {
         #expect(h.state.zoomed)
         #expect(h.state.modals.isEmpty)
     }
+
+    @Test("? lists the : commands too, filterable; Enter on one that takes arguments opens the command line with its name typed, on one that takes none runs it")
+    func helpListsCommands() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        h.press("?")
+        h.type("export")
+        #expect(h.screen.contains("write the current table"), "\(h.screen)")
+        h.press("Down Enter")
+        guard case let .commandLine(cl)? = h.state.topModal else {
+            Issue.record("no command line: \(String(describing: h.state.topModal))")
+            return
+        }
+        #expect(cl.line.text == "export ")
+        h.press("Esc")
+        #expect(h.state.modals.isEmpty)
+        h.press("?")
+        h.type("persistent history")
+        h.press("Down Enter")
+        // It ran: the in-memory store keeps no history, and says so.
+        #expect(h.state.modals.isEmpty)
+        #expect(h.state.status.message?.lowercased().contains("history") == true, "\(h.state.status.message ?? "")")
+    }
 }
 
 @Suite("browser: long work shows progress and Esc cancels it")
