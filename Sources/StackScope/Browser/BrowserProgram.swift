@@ -242,13 +242,14 @@ public final class BrowserProgram {
                     reloadDetail()  // the object shown may have changed in the store
                     dispatch(.countsChanged(data.counts, at: clock()))
                     let note = diff.isEmpty
-                        ? "refresh: nothing changed in the store"
+                        // Only counts are compared: values may have changed, and were read again.
+                        ? "refresh: object counts unchanged; values read again"
                         : "refresh: " + diff.keys.sorted().map { k in
                             let (a, b) = diff[k] ?? (0, 0)
                             return "\(k) \(a) → \(b) (\(b >= a ? "+" : "")\(b - a))"
                         }.joined(separator: ", ")
                     dispatch(.saveLogged(SaveLogEntry(date: clock(), contextName: "store (re-read)", origin: .refresh, inserted: [], updated: [], deleted: [], note: note)))
-                    dispatch(.message(diff.isEmpty ? "Re-read the store: nothing changed" : "Re-read the store: " + note.dropFirst(9), .info))
+                    dispatch(.message(diff.isEmpty ? "Re-read the store: object counts unchanged, values read again" : "Re-read the store: " + note.dropFirst(9), .info))
                 } catch {
                     dispatch(.message("Refresh failed: " + StackScopeErrorMessage.line(for: error), .error))
                 }

@@ -79,6 +79,24 @@ struct BrowserLiveTests {
         #expect(h.screen.contains("+ x-coredata://X/Genre/p1"))
     }
 
+    @Test("R after a change to values only does not claim nothing changed: the counts did not, the values are read again")
+    func refreshValuesOnly() throws {
+        let h = try BrowserHarness.demo(open: "Genre")
+        let id = try #require(h.state.table.selectedID)
+        // A context on the coordinator that the browser does not merge from (as another app's would be).
+        let other = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: h.session.coordinator, name: "elsewhere")
+        try other.performAndWait {
+            try other.existingObject(with: id).setValue("Renamed Elsewhere", forKey: "name")
+            try other.save()
+        }
+        h.press("R")
+        #expect(h.waitFor("Renamed Elsewhere"))
+        let status = h.state.status.message ?? ""
+        #expect(!status.contains("nothing changed"), "\(status)")
+        #expect(status.contains("counts unchanged"), "\(status)")
+        #expect(!h.state.saves.entries.contains { $0.note?.contains("nothing changed") == true })
+    }
+
     @Test("the log keeps the last 1,000 saves")
     func boundedLog() throws {
         var log = SavesLogState()
