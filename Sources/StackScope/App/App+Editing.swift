@@ -158,6 +158,17 @@ extension App {
         case .contexts:
             s.modals.append(.confirm(contextPicker(s)))
             return []
+        case .moveUp, .moveDown:
+            guard mayEdit(&s) else { return [] }
+            guard case let .relationship(owner, key, _, _) = s.table.source, s.focus == .table, let object = s.table.selectedID else {
+                setStatus(&s, "J / K move an object in an ordered relationship's table (Enter on a to-many in the detail)", .info)
+                return []
+            }
+            guard s.table.sort.isEmpty else {
+                setStatus(&s, "The table is sorted: clear the sort (s on its column) to see and change the relationship's order", .info)
+                return []
+            }
+            return [.edit(.move(owner: owner, key: key, object: object, by: id == .moveUp ? -1 : 1))]
         default: return []
         }
     }

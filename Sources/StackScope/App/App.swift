@@ -348,7 +348,7 @@ extension App {
             s.saves.follow = true
             s.saves.scroll.selection = max(0, s.saves.visibleIndices.count - 1)
             return settle(&s)
-        case .edit, .insert, .delete, .setNil, .write, .discard, .undo, .redo, .contexts:
+        case .edit, .insert, .delete, .setNil, .write, .discard, .undo, .redo, .contexts, .moveUp, .moveDown:
             return runEditing(&s, id)
         }
     }

@@ -137,6 +137,8 @@ public enum EditCommand: Sendable, Hashable {
     /// Insert an object of `entity`; from a relationship's table, linked into `key` of `owner`
     /// (last, when ordered) in the same undoable step.
     case insert(entity: String, owner: ManagedObjectID? = nil, key: String? = nil)
+    /// Move `object` by `by` places in `owner`'s ordered relationship `key`.
+    case move(owner: ManagedObjectID, key: String, object: ManagedObjectID, by: Int)
     case previewDelete(ManagedObjectID)
     case delete(ManagedObjectID)
     /// Start picking an object to link into `key` of `owner`.

@@ -52,6 +52,8 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
     case undo = "undo"
     case redo = "redo"
     case contexts = "contexts"
+    case moveUp = "move.up"
+    case moveDown = "move.down"
 }
 
 /// Where a binding applies: a pane, a modal, or everywhere.
@@ -173,6 +175,8 @@ public enum Keymap {
         Binding([.char("a")], .insert, .table, "Insert an object of this entity (required values asked for; in a relationship's table, linked to its owner)", group: "Editing"),
         Binding([.char("d")], .delete, .table, "Delete the object (shows what the delete rules take with it)", group: "Editing"),
         Binding([.char("x")], .setNil, .table, "Set the cell to nil; in a relationship's table: unlink the object", group: "Editing"),
+        Binding([.char("K")], .moveUp, .table, "Ordered relationship's table: move the object up in its owner's order", group: "Editing"),
+        Binding([.char("J")], .moveDown, .table, "Ordered relationship's table: move the object down in its owner's order", group: "Editing"),
         Binding([.char("e")], .edit, .detail, "Edit the property: a value, or pick objects to link", footer: "edit", group: "Editing"),
         Binding([.char("x")], .setNil, .detail, "Set the attribute to nil / unlink a to-one", group: "Editing"),
         Binding([.char("d")], .delete, .detail, "Delete the object", group: "Editing"),

@@ -125,6 +125,25 @@ extension BrowserProgram {
                     objectID: o.objectID, objectTitle: "new \(entityName)", field: first, next: Array(fields.dropFirst()), insertion: true))))
             }
 
+        case let .move(ownerID, key, id, by):
+            let ctx = try editingContext()
+            let owner = try ctx.existingObject(with: ownerID)
+            guard let r = owner.entity.relationship(named: key) else { throw CoreStackError.unknownKey(entity: owner.entity.name, key: key) }
+            guard r.isOrdered else { throw BrowserError.notEditable(key: key, reason: "it is not ordered: its objects have no order to change") }
+            var objects = try owner.objects(forKey: key)
+            guard let from = objects.firstIndex(where: { $0.objectID == id }) else {
+                throw BrowserError.notEditable(key: key, reason: "the object is no longer in it")
+            }
+            let to = min(max(0, from + by), objects.count - 1)
+            guard to != from else {
+                dispatch(.message("Already \(by < 0 ? "first" : "last") in \(Self.describe(owner)).\(key)", .info))
+                return
+            }
+            let moved = objects.remove(at: from)
+            objects.insert(moved, at: to)
+            try change(ctx, "Move in \(key)") { try owner.setObjects(objects, forKey: key) }
+            dispatch(.message("Moved \(Self.describe(moved)) to \(to + 1) of \(objects.count) in \(Self.describe(owner)).\(key) in \(currentContextName) (not saved)", .info))
+
         case let .previewDelete(id):
             let ctx = try editingContext()
             let o = try ctx.existingObject(with: id)

@@ -199,4 +199,41 @@ struct BrowserOrderedRelationshipTests {
         #expect(Self.rowIDs(h) == chapters)
         #expect(h.state.pendingChanges.total == 0)
     }
+
+    @Test("K / J move the selected object up / down in its owner's ordered relationship, in a scratch context; the rows follow at once and the save writes the order")
+    func moveInOrder() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        let (book, chapters) = try #require(try Self.openChapters(h), "no book with three chapters on screen")
+        h.press("j")
+        #expect(h.state.table.selectedID == chapters[1])
+        h.press("K")
+        #expect(h.state.currentContext == "scratch-1")
+        let up = [chapters[1], chapters[0]] + chapters.dropFirst(2)
+        #expect(h.waitUntil { _ in Self.rowIDs(h) == up })
+        #expect(Self.rowIDs(h) == up)
+        #expect(h.state.table.selectedID == chapters[1])
+        #expect(h.state.table.scroll.selection == 0)
+        // Already first: nothing moves, and the status bar says why.
+        h.press("K")
+        #expect(Self.rowIDs(h) == up)
+        #expect(h.state.status.message?.contains("first") == true, "\(h.state.status.message ?? "")")
+        h.press("J J")
+        let down = [chapters[0], chapters[2], chapters[1]] + chapters.dropFirst(3)
+        #expect(Self.rowIDs(h) == down)
+        #expect(h.state.table.scroll.selection == 2)
+        h.press("W y")
+        #expect(h.waitUntil { $0.pendingChanges.total == 0 })
+        let saved: [ManagedObjectID] = try h.onMain {
+            let main = h.session.mainContext
+            return try main.performAndWait { try main.existingObject(with: book).objectIDs(forRelationshipNamed: "chapters") }
+        }
+        #expect(saved == down)
+        // A sorted table does not show the relationship's order: K says so and moves nothing.
+        h.press(":")
+        h.type("sort wordCount desc")
+        h.press("Enter")
+        h.press("K")
+        #expect(h.state.status.message?.contains("sort") == true, "\(h.state.status.message ?? "")")
+        #expect(h.state.pendingChanges.total == 0)
+    }
 }
