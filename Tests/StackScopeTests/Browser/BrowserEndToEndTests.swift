@@ -353,4 +353,52 @@ extension BrowserEndToEndTests {
         try quitAndCheck(b, bBefore)
         #expect(try sqlite(store, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Title From A")
     }
+
+    @Test("two processes on one book's ordered chapters: B moves one up (K) and saves; A's chapters table re-sorts by itself")
+    func reorderSeenByAnotherProcess() throws {
+        // The demo store keeps history: A merges B's transaction (no re-read), so only the
+        // owner's change tells A's chapters table that the order changed.
+        let cache = try TestSupport.temporaryDirectory()
+        func demoBrowser() throws -> (Tmux, SttySnapshot) {
+            let (tmux, before) = try shell(["XDG_CACHE_HOME": cache.path])
+            try tmux.sendLine(binary)
+            try tmux.waitFor(text: "Book · 30 objects", timeout: 30)
+            return (tmux, before)
+        }
+        let (a, aBefore) = try demoBrowser()
+        defer { a.kill() }
+        let (b, bBefore) = try demoBrowser()
+        defer { b.kill() }
+        let store = cache.appendingPathComponent("stackscope/LocalData.sqlite")
+        // The first book on screen (store order) and its first two chapters, in its order.
+        let first = try sqlite(store, "SELECT Z_PK FROM ZBOOK ORDER BY Z_PK LIMIT 1")
+        let titles = try sqlite(store, "SELECT ZTITLE FROM ZCHAPTER WHERE ZBOOK = \(first) ORDER BY Z_FOK_BOOK LIMIT 2").split(separator: "\n").map(String.init)
+        try #require(titles.count == 2)
+        func order(_ screen: String) -> [Int] {
+            let lines = screen.split(separator: "\n").map(String.init)
+            return titles.map { t in lines.firstIndex { $0.contains("│  \(t) ") || $0.contains("│↕ \(t) ") } ?? -1 }
+        }
+        for t in [a, b] {
+            try t.sendKeys("Enter")
+            try t.waitFor(text: "chapters ", timeout: 30)
+            try t.sendKeys("G")
+            try t.sendKeys("Enter")
+            try t.waitFor(text: "› chapters · ", timeout: 30)
+        }
+        let shown = try a.capture()
+        let before = order(shown)
+        #expect(before[0] >= 0 && before[0] < before[1], "\(shown)")
+        try b.sendKeys("j")
+        try b.sendKeys("K")
+        try b.waitFor(text: "Moved Chapter", timeout: 30)
+        try saveWithPreview(b)
+        try b.waitFor(text: "Saved scratch-1", timeout: 30)
+        let after = try a.waitUntil("A's table in the new order", timeout: 30) { screen in
+            let o = order(screen)
+            return o[0] >= 0 && o[1] >= 0 && o[1] < o[0]
+        }
+        #expect(after.contains("other process · transaction"))
+        try quitAndCheck(a, aBefore)
+        try quitAndCheck(b, bBefore)
+    }
 }
