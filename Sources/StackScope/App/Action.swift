@@ -27,6 +27,9 @@ public indirect enum Action: Sendable {
     case windowLoaded(generation: Int, range: Range<Int>, rows: [TableRow], changed: [ManagedObjectID: Set<Int>] = [:])
     /// The table's results changed (FRC changes): new totals, marks, where the selected object is now.
     case tableChanged(TableChange)
+    /// The owner of the relationship shown gained or lost objects (in the context in use): the
+    /// table is fetched again, its sort, filter and selection kept.
+    case relationshipChanged(TableSource, keepSelection: ManagedObjectID?)
     case detailLoaded(DetailSnapshot?, error: String?)
     case saveLogged(SaveLogEntry)
     case searchFound(index: Int?, term: String)
@@ -50,8 +53,8 @@ public indirect enum Action: Sendable {
     case contextsChanged([ContextInfo], current: String)
     /// Start picking an object to link (the program opened the destination's table).
     case pickStarted(PickState)
-    /// The store was reset or replaced: every pane starts again on the new contexts.
-    case storeReplaced(note: String)
+    /// The store was reset or replaced (at `date`): every pane starts again on the new contexts.
+    case storeReplaced(note: String, at: Date)
     /// Another process (or coordinator) committed to the store.
     case remoteChanged(RemoteStoreChange)
 }

@@ -10,6 +10,7 @@ extension App {
             switch command {
             case .edit(.reset): s.busy = "Resetting the store"
             case .edit(.corrupt): s.busy = "Damaging the demo store and restarting the manager"
+            case .edit(.reseed): s.busy = "Seeding the demo library"
             default: break
             }
             return [command]
@@ -33,7 +34,8 @@ extension App {
                 s.modals.removeLast()
                 return []
             }
-            var next = EditorState(objectID: e.objectID, objectTitle: e.objectTitle, field: e.next[0], next: Array(e.next.dropFirst()))
+            var next = EditorState(
+                objectID: e.objectID, objectTitle: e.objectTitle, field: e.next[0], next: Array(e.next.dropFirst()), insertion: e.insertion)
             next.error = nil
             s.modals[s.modals.count - 1] = .editor(next)
             return []
@@ -49,7 +51,7 @@ extension App {
             setStatus(&s, "Pick a \(p.destination) for \(p.ownerTitle).\(p.key): Enter links the selected one, Esc gives up", .info)
             s.busy = "Fetching \(p.destination)"
             return [.openTable(.entity(p.destination), sort: [], sectioned: false, filter: nil, keepSelection: nil)]
-        case let .storeReplaced(note):
+        case let .storeReplaced(note, date):
             s.busy = nil
             s.modals.removeAll()
             s.navigation.removeAll()
@@ -57,7 +59,7 @@ extension App {
             s.table = TableState()
             s.detail = DetailState()
             s.pendingChanges = PendingChanges()
-            s.saves.append(SaveLogEntry(date: s.now, contextName: "store", origin: .event, inserted: [], updated: [], deleted: [], note: note))
+            s.saves.append(SaveLogEntry(date: date, contextName: "store", origin: .event, inserted: [], updated: [], deleted: [], note: note))
             s.saves.scroll.selection = max(0, s.saves.visibleIndices.count - 1)
             setStatus(&s, note.prefix(1).uppercased() + note.dropFirst(), .warning)
             return []
@@ -128,6 +130,9 @@ extension App {
         case .insert:
             guard mayEdit(&s) else { return [] }
             guard let entity = s.table.entityName else { return [] }
+            if case let .relationship(owner, key, _, _) = s.table.source {
+                return [.edit(.insert(entity: entity, owner: owner, key: key))]
+            }
             return [.edit(.insert(entity: entity))]
         case .delete:
             guard mayEdit(&s) else { return [] }
@@ -153,6 +158,17 @@ extension App {
         case .contexts:
             s.modals.append(.confirm(contextPicker(s)))
             return []
+        case .moveUp, .moveDown:
+            guard mayEdit(&s) else { return [] }
+            guard case let .relationship(owner, key, _, _) = s.table.source, s.focus == .table, let object = s.table.selectedID else {
+                setStatus(&s, "J / K move an object in an ordered relationship's table (Enter on a to-many in the detail)", .info)
+                return []
+            }
+            guard s.table.sort.isEmpty else {
+                setStatus(&s, "The table is sorted: clear the sort (s on its column) to see and change the relationship's order", .info)
+                return []
+            }
+            return [.edit(.move(owner: owner, key: key, object: object, by: id == .moveUp ? -1 : 1))]
         default: return []
         }
     }
@@ -221,6 +237,17 @@ extension App {
             return [.edit(.history)]
         case "reseed":
             guard mayEdit(&s) else { return [] }
+            // Objects of root entities (sub-entities' are counted in their parents').
+            let held = s.entities.all.filter { $0.depth == 0 }.reduce(0) { $0 + (s.entities.counts[$1.name] ?? 0) }
+            if held > 0 {
+                s.modals.append(.confirm(ConfirmState(
+                    title: "Add a second demo library?",
+                    lines: ["The store already holds \(held) objects: :reseed adds the demo library beside them",
+                            "(about 300 objects more, the same titles and ISBNs again).",
+                            "To start again from the demo library alone, :reset first, then :reseed."],
+                    onYes: .perform(.edit(.reseed)))))
+                return []
+            }
             s.busy = "Seeding the demo library"
             return [.edit(.reseed)]
         default: return nil

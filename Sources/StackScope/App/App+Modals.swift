@@ -79,7 +79,16 @@ extension App {
             case .pageUp: h.scroll.selection -= height
             case .enter:
                 s.modals.removeLast()
-                guard rows.indices.contains(h.scroll.selection), let b = rows[h.scroll.selection].binding else { return [] }
+                guard rows.indices.contains(h.scroll.selection) else { return [] }
+                if let c = rows[h.scroll.selection].command {
+                    // Arguments to type: the command line opens with the name; none: it runs.
+                    guard c.usage != c.name else { return update(&s, .commandLine(c.name)) }
+                    var line = CommandLineState()
+                    line.line = LineEditor(text: c.name + " ")
+                    s.modals.append(.commandLine(line))
+                    return []
+                }
+                guard let b = rows[h.scroll.selection].binding else { return [] }
                 return run(&s, b.command)
             default:
                 if h.filter.handle(key) { h.scroll = ScrollState() }
@@ -121,7 +130,12 @@ extension App {
             switch key {
             case .escape, .ctrl("c"):
                 s.modals.removeLast()
-                setStatus(&s, "Edit cancelled: nothing changed", .info)
+                if e.insertion {
+                    let unset = ([e.field] + e.next).map(\.key).joined(separator: ", ")
+                    setStatus(&s, "The \(e.objectTitle) stays, without \(unset) (required: set it before :w, or u undoes the insert)", .warning)
+                } else {
+                    setStatus(&s, "Edit cancelled: nothing changed", .info)
+                }
                 return []
             case .enter:
                 guard !e.applying else { return [] }
@@ -180,13 +194,15 @@ extension App {
         }
     }
 
-    /// One row of the help screen: a section title or a binding.
+    /// One row of the help screen: a section title, a binding or a `:` command.
     struct HelpRow {
         var title: String?
         var binding: Binding?
+        var command: CommandLine.Entry?
     }
 
-    /// The help screen's rows: the focused pane's keys first, then the global ones.
+    /// The help screen's rows: the focused pane's keys first, then the global ones, then the
+    /// `:` commands.
     static func helpRows(filter: String, focus: Pane = .table) -> [HelpRow] {
         let f = filter.lowercased()
         var rows: [HelpRow] = []
@@ -199,6 +215,13 @@ extension App {
             guard !bs.isEmpty else { continue }
             rows.append(HelpRow(title: scope.title))
             rows += bs.map { HelpRow(binding: $0) }
+        }
+        let commands = CommandLine.commands.filter {
+            f.isEmpty || $0.usage.lowercased().contains(f) || $0.help.lowercased().contains(f)
+        }
+        if !commands.isEmpty {
+            rows.append(HelpRow(title: "Command line"))
+            rows += commands.map { HelpRow(command: $0) }
         }
         return rows
     }

@@ -94,6 +94,9 @@ extension App {
             var cmds = settle(&s)
             if !change.marks.isEmpty { cmds.append(.startTicking) }
             return cmds
+        case let .relationshipChanged(source, keep):
+            guard source == s.table.source else { return [] }
+            return [.openTable(source, sort: s.table.sort, sectioned: s.table.sectioned, filter: s.table.filter, keepSelection: keep ?? s.table.selectedID)]
         case let .detailLoaded(snapshot, error):
             let sameObject = snapshot?.objectID == s.detail.snapshot?.objectID
             s.detail.snapshot = snapshot
@@ -175,7 +178,10 @@ extension App {
     /// The window holds the selected row: note its object and load its detail when it changed.
     static func selectionSettled(_ s: inout AppState) -> [Command] {
         let id = s.table.window.row(s.table.scroll.selection)?.objectID
-        guard id != s.table.selectedID || (id != nil && s.detail.snapshot?.objectID != id) else { return [] }
+        // An empty table (a filter nothing matches, every object deleted) selects nothing: the
+        // detail must not go on showing the object selected before.
+        let stale = id == nil && s.table.rowCount == 0 && (s.detail.snapshot != nil || s.detail.error != nil)
+        guard id != s.table.selectedID || (id != nil && s.detail.snapshot?.objectID != id) || stale else { return [] }
         s.table.selectedID = id
         return [.loadDetail(id)]
     }
@@ -342,7 +348,7 @@ extension App {
             s.saves.follow = true
             s.saves.scroll.selection = max(0, s.saves.visibleIndices.count - 1)
             return settle(&s)
-        case .edit, .insert, .delete, .setNil, .write, .discard, .undo, .redo, .contexts:
+        case .edit, .insert, .delete, .setNil, .write, .discard, .undo, .redo, .contexts, .moveUp, .moveDown:
             return runEditing(&s, id)
         }
     }
@@ -585,6 +591,19 @@ extension App {
             let headerRows = pane == .table || pane == .detail ? 2 : 1
             let row = m.y - rect.y - headerRows
             guard row >= 0 else { return [] }
+            if pane == .saves {
+                // Entries shown expanded take more than one line.
+                let width = rect.width - 2
+                var k = savesFirstShown(s, rows: l.savesRows, width: width)
+                var y = 0
+                while k < listCount(s, .saves) {
+                    let lines = savesEntryLines(s, k, width: width)
+                    if row < y + lines { return moveTo(&s, k) }
+                    y += lines
+                    k += 1
+                }
+                return []
+            }
             let offset: Int
             switch pane {
             case .entities: offset = s.entities.scroll.offset

@@ -112,13 +112,18 @@ public struct EditorState: Sendable, Hashable {
     public var error: String?
     /// Waiting for the program to apply the value.
     public var applying = false
-    /// Creates an editor for `field`, with `next` to follow.
-    public init(objectID: ManagedObjectID, objectTitle: String, field: EditorField, next: [EditorField] = []) {
+    /// The object was just inserted and the editor asks for its required values: Esc leaves
+    /// it inserted without them (the save refuses it until they are set; `u` undoes the insert).
+    public var insertion = false
+    /// Creates an editor for `field`, with `next` to follow; `insertion` when it asks for a new
+    /// object's required values.
+    public init(objectID: ManagedObjectID, objectTitle: String, field: EditorField, next: [EditorField] = [], insertion: Bool = false) {
         self.objectID = objectID
         self.objectTitle = objectTitle
         self.field = field
         self.line = LineEditor(text: field.text)
         self.next = next
+        self.insertion = insertion
     }
 }
 
@@ -129,7 +134,11 @@ public enum EditCommand: Sendable, Hashable {
     case beginEdit(ManagedObjectID, key: String)
     case setValue(ManagedObjectID, key: String, text: String, isFilePath: Bool)
     case setNil(ManagedObjectID, key: String)
-    case insert(entity: String)
+    /// Insert an object of `entity`; from a relationship's table, linked into `key` of `owner`
+    /// (last, when ordered) in the same undoable step.
+    case insert(entity: String, owner: ManagedObjectID? = nil, key: String? = nil)
+    /// Move `object` by `by` places in `owner`'s ordered relationship `key`.
+    case move(owner: ManagedObjectID, key: String, object: ManagedObjectID, by: Int)
     case previewDelete(ManagedObjectID)
     case delete(ManagedObjectID)
     /// Start picking an object to link into `key` of `owner`.

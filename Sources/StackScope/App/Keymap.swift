@@ -52,6 +52,8 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
     case undo = "undo"
     case redo = "redo"
     case contexts = "contexts"
+    case moveUp = "move.up"
+    case moveDown = "move.down"
 }
 
 /// Where a binding applies: a pane, a modal, or everywhere.
@@ -143,7 +145,7 @@ public enum Keymap {
         Binding([.enter], .open, .global, "Open: entity, object, relationship, log line", footer: "open", group: "Navigation"),
         Binding([.escape], .back, .global, "Back along the breadcrumb", footer: "back", group: "Navigation"),
         // Global actions.
-        Binding([.char("?")], .help, .global, "Help: every key, searchable", footer: "help"),
+        Binding([.char("?")], .help, .global, "Help: every key and : command, searchable", footer: "help"),
         Binding([.char(":")], .commandLine, .global, "Command line (Tab completes)", footer: "cmd"),
         Binding([.char("q")], .quit, .global, "Quit (asks first when changes are unsaved)", footer: "quit"),
         Binding([.ctrl("c")], .forceQuit, .global, "Quit at once"),
@@ -170,9 +172,11 @@ public enum Keymap {
         Binding([.char("N")], .searchPrevious, .table, "Previous match", group: "Objects"),
         // Editing (in scratch contexts).
         Binding([.char("e")], .edit, .table, "Edit the selected cell in a scratch context", footer: "edit", group: "Editing"),
-        Binding([.char("a")], .insert, .table, "Insert an object of this entity (required values asked for)", group: "Editing"),
+        Binding([.char("a")], .insert, .table, "Insert an object of this entity (required values asked for; in a relationship's table, linked to its owner)", group: "Editing"),
         Binding([.char("d")], .delete, .table, "Delete the object (shows what the delete rules take with it)", group: "Editing"),
         Binding([.char("x")], .setNil, .table, "Set the cell to nil; in a relationship's table: unlink the object", group: "Editing"),
+        Binding([.char("K")], .moveUp, .table, "Ordered relationship's table: move the object up in its owner's order", group: "Editing"),
+        Binding([.char("J")], .moveDown, .table, "Ordered relationship's table: move the object down in its owner's order", group: "Editing"),
         Binding([.char("e")], .edit, .detail, "Edit the property: a value, or pick objects to link", footer: "edit", group: "Editing"),
         Binding([.char("x")], .setNil, .detail, "Set the attribute to nil / unlink a to-one", group: "Editing"),
         Binding([.char("d")], .delete, .detail, "Delete the object", group: "Editing"),
@@ -239,7 +243,7 @@ public enum CommandLine {
         Entry(name: "filter", usage: "filter PREDICATE", help: "filter the objects (empty: clear)"),
         Entry(name: "sort", usage: "sort COLUMN [asc|desc]", help: "sort by a column"),
         Entry(name: "search", usage: "search TEXT", help: "search the visible columns"),
-        Entry(name: "export", usage: "export csv|json FILE", help: "write the current table (all rows, filter applied)"),
+        Entry(name: "export", usage: "export csv|json FILE", help: "write the current table (all rows, filter applied; binary values as base64)"),
         Entry(name: "refresh", usage: "refresh", help: "re-read the store"),
         Entry(name: "mouse", usage: "mouse [on|off]", help: "mouse capture"),
         Entry(name: "w", usage: "w", help: "save the context in use (after a preview of its changes)"),
@@ -248,7 +252,7 @@ public enum CommandLine {
         Entry(name: "mergepolicy", usage: "mergepolicy error|objecttrump|storetrump|overwrite|rollback", help: "the merge policy where the context's saves meet the store"),
         Entry(name: "reset", usage: "reset", help: "delete the store and start again empty (asks first)"),
         Entry(name: "corrupt", usage: "corrupt", help: "demo store: damage the file and watch the manager quarantine it"),
-        Entry(name: "reseed", usage: "reseed", help: "demo store: fill it with the demo library again"),
+        Entry(name: "reseed", usage: "reseed", help: "demo store: fill it with the demo library again (asks first when the store is not empty)"),
         Entry(name: "history", usage: "history", help: "the store's persistent history: transactions, who made them, what changed"),
         Entry(name: "q", usage: "q", help: "quit"),
     ]

@@ -29,6 +29,11 @@ final class BrowserData {
     /// display row of each controller row (empty otherwise: display rows are controller rows).
     private var orderedRows: [Int] = []
     private var displayRowOfControllerRow: [Int] = []
+    /// For a relationship's table: the owner's destinations its predicate lists (the rows it can
+    /// show), and the observer of the context in use that notices the owner's relationship
+    /// changing: new or removed members fetch the table again, a new order re-sorts its rows.
+    private var relationshipMembers: Set<ManagedObjectID> = []
+    private var ownerObservation: ObservationToken?
     var counts: [String: Int] = [:]
     /// The selected object, followed across changes.
     var selectedID: ManagedObjectID?
@@ -72,6 +77,16 @@ final class BrowserData {
         }
     }
 
+    /// Counts every entity again and tells the app those that changed. After merging saves made
+    /// elsewhere: the monitors see only objects the main context had registered, so the objects
+    /// of a cascade or a batch it never read would leave the counts behind.
+    func recount() {
+        guard let fresh = try? session.mainContext.performAndWait({ try session.counts() }) else { return }
+        let changed = fresh.filter { counts[$0.key] != $0.value }
+        counts = fresh
+        if !changed.isEmpty { send(.countsChanged(changed, at: Date())) }
+    }
+
     fileprivate func countDelta(_ entity: String, _ delta: Int) {
         counts[entity, default: 0] = max(0, counts[entity, default: 0] + delta)
         send(.countsChanged([entity: counts[entity, default: 0]], at: Date()))
@@ -97,6 +112,8 @@ final class BrowserData {
         let columns: [AttributeDescription]
         /// Rows in the relationship's order (an ordered to-many, no sort).
         let followsRelationshipOrder: Bool
+        /// A relationship's table: the owner's destinations when the fetch was built.
+        let relationshipMembers: Set<ManagedObjectID>
     }
 
     /// Builds a table's controller and prepares its fetch (nothing is read yet; the table shown
@@ -109,8 +126,11 @@ final class BrowserData {
             var request = FetchRequest<ManagedObject>(entityName: entity.name)
             var predicates: [CoreStack.Predicate] = []
             var followsRelationshipOrder = false
+            var members: Set<ManagedObjectID> = []
             if case let .relationship(owner, key, _, _) = source {
-                predicates.append(try relationshipPredicate(owner: owner, key: key))
+                let ids = try relationshipMemberIDs(owner: owner, key: key)
+                members = Set(ids)
+                predicates.append(.comparison(Comparison(.evaluatedObject, .in, .list(ids.map { .object($0) }))))
                 // No sort chosen: the store's order means nothing here, the relationship's does.
                 let ordered = try context.existingObject(with: owner).entity.relationship(named: key)?.isOrdered ?? false
                 followsRelationshipOrder = sort.isEmpty && ordered
@@ -132,7 +152,7 @@ final class BrowserData {
             return TableFetch(
                 controller: controller, fetch: fetch, source: source, sort: sort, sectionKey: sectionKey, filter: filter,
                 keepSelection: keepSelection, columns: entity.allAttributes.filter { !$0.isTransient },
-                followsRelationshipOrder: followsRelationshipOrder)
+                followsRelationshipOrder: followsRelationshipOrder, relationshipMembers: members)
         }
     }
 
@@ -146,6 +166,8 @@ final class BrowserData {
             self.source = t.source
             self.sectioned = t.sectionKey != nil
             self.followsRelationshipOrder = t.followsRelationshipOrder && t.sectionKey == nil
+            relationshipMembers = t.relationshipMembers
+            observeRelationshipOwner()
             columns = t.columns
             rebuildSectionStarts()
             selectedID = t.keepSelection
@@ -170,14 +192,53 @@ final class BrowserData {
         return try finishTable(t, result: try t.fetch.run())
     }
 
-    /// The objects of `owner`'s relationship `key`, as a predicate on the destination entity.
-    func relationshipPredicate(owner: ManagedObjectID, key: String) throws -> CoreStack.Predicate {
+    /// The objects of `owner`'s relationship `key` in the context in use (in order when ordered).
+    func relationshipMemberIDs(owner: ManagedObjectID, key: String) throws -> [ManagedObjectID] {
         let object = try context.existingObject(with: owner)
         guard object.entity.relationship(named: key) != nil else {
             throw CoreStackError.unknownKey(entity: object.entity.name, key: key)
         }
-        let ids = try object.objectIDs(forRelationshipNamed: key)
-        return .comparison(Comparison(.evaluatedObject, .in, .list(ids.map { .object($0) })))
+        return try object.objectIDs(forRelationshipNamed: key)
+    }
+
+    /// For a relationship's table, watches the owner in the context in use. The table's
+    /// controller watches the destination objects only, and a change to the relationship may
+    /// change only the owner (a reorder of an ordered to-many always does).
+    private func observeRelationshipOwner() {
+        ownerObservation = nil
+        guard case let .relationship(owner, key, _, _)? = source else { return }
+        ownerObservation = context.addObjectsDidChangeObserver { [weak self] change in
+            guard change.invalidatedAll
+                || [change.updated, change.refreshed, change.deleted, change.inserted].contains(where: { set in
+                    set.contains { $0.objectID == owner }
+                })
+            else { return }
+            self?.relationshipOwnerChanged(owner: owner, key: key)
+        }
+    }
+
+    /// The owner of the relationship shown changed: objects it gained or lost fetch the table
+    /// again (its predicate lists the members), through the app so sort, filter and selection
+    /// stay; a new order of an ordered to-many re-sorts the rows, marking those that moved.
+    private func relationshipOwnerChanged(owner: ManagedObjectID, key: String) {
+        guard let source else { return }
+        // A deleted or vanished owner has no members left.
+        let ids = (try? relationshipMemberIDs(owner: owner, key: key)) ?? []
+        if Set(ids) != relationshipMembers {
+            relationshipMembers = Set(ids)
+            send(.relationshipChanged(source, keepSelection: selectedID))
+            return
+        }
+        guard followsRelationshipOrder, !suppressChanges, let controller else { return }
+        let before = orderedRows
+        rebuildRelationshipOrder()
+        guard orderedRows != before else { return }
+        let fetched = controller.fetchedObjectIDs
+        var marks: [ManagedObjectID: RowMark] = [:]
+        for (row, c) in orderedRows.enumerated() where !before.indices.contains(row) || before[row] != c {
+            if fetched.indices.contains(c) { marks[fetched[c]] = .moved }
+        }
+        sendTableChange(marks)
     }
 
     var rowCount: Int {

@@ -92,16 +92,24 @@ extension BrowserProgram {
             }
             dispatch(.message("\(key) → nil in \(currentContextName) (not saved)", .info))
 
-        case let .insert(entityName):
+        case let .insert(entityName, ownerID, key):
             let ctx = try editingContext()
             let entity = try session.model.requireEntity(entityName)
             guard !entity.isAbstract else {
                 throw BrowserError.notEditable(key: entityName, reason: "it is abstract: insert one of \(entity.subentities.map(\.name).sorted().joined(separator: ", "))")
             }
             var inserted: ManagedObject?
+            var linked = ""
             try change(ctx, "Insert \(entityName)") {
                 let o = try ctx.insertObject(forEntityName: entityName)
                 inserted = o
+                // From a relationship's table: into the relationship shown (its table lists only its objects).
+                if let ownerID, let key {
+                    let owner = try ctx.existingObject(with: ownerID)
+                    guard let r = owner.entity.relationship(named: key) else { throw CoreStackError.unknownKey(entity: owner.entity.name, key: key) }
+                    if r.isToMany { try owner.add(o, toKey: key) } else { try owner.setObject(o, forKey: key) }
+                    linked = ", added to \(Self.describe(owner)).\(key)"
+                }
                 // The table selects the new row when it learns of it.
                 data.selectedID = o.objectID
             }
@@ -111,10 +119,30 @@ extension BrowserProgram {
                 return EditorField(
                     key: a.name, typeDescription: ValueParser.describe(a), text: "", isFilePath: a.type == .binaryData, isMultiLine: a.type == .string)
             }
-            dispatch(.message("Inserted a \(entityName) in \(currentContextName) (defaults from the model; not saved)", .info))
+            dispatch(.message("Inserted a \(entityName)\(linked) in \(currentContextName) (defaults from the model; not saved)", .info))
             if let first = fields.first {
-                dispatch(.showModal(.editor(EditorState(objectID: o.objectID, objectTitle: "new \(entityName)", field: first, next: Array(fields.dropFirst())))))
+                dispatch(.showModal(.editor(EditorState(
+                    objectID: o.objectID, objectTitle: "new \(entityName)", field: first, next: Array(fields.dropFirst()), insertion: true))))
             }
+
+        case let .move(ownerID, key, id, by):
+            let ctx = try editingContext()
+            let owner = try ctx.existingObject(with: ownerID)
+            guard let r = owner.entity.relationship(named: key) else { throw CoreStackError.unknownKey(entity: owner.entity.name, key: key) }
+            guard r.isOrdered else { throw BrowserError.notEditable(key: key, reason: "it is not ordered: its objects have no order to change") }
+            var objects = try owner.objects(forKey: key)
+            guard let from = objects.firstIndex(where: { $0.objectID == id }) else {
+                throw BrowserError.notEditable(key: key, reason: "the object is no longer in it")
+            }
+            let to = min(max(0, from + by), objects.count - 1)
+            guard to != from else {
+                dispatch(.message("Already \(by < 0 ? "first" : "last") in \(Self.describe(owner)).\(key)", .info))
+                return
+            }
+            let moved = objects.remove(at: from)
+            objects.insert(moved, at: to)
+            try change(ctx, "Move in \(key)") { try owner.setObjects(objects, forKey: key) }
+            dispatch(.message("Moved \(Self.describe(moved)) to \(to + 1) of \(objects.count) in \(Self.describe(owner)).\(key) in \(currentContextName) (not saved)", .info))
 
         case let .previewDelete(id):
             let ctx = try editingContext()
@@ -188,7 +216,7 @@ extension BrowserProgram {
             let n = PendingChanges(of: ctx).total
             ctx.rollback()
             ctx.undoManager?.removeAllActions()
-            dispatch(.message("Discarded \(n) changed objects in \(currentContextName)", .info))
+            dispatch(.message("Discarded \(n) changed object\(n == 1 ? "" : "s") in \(currentContextName)", .info))
 
         case .undo, .redo:
             let ctx = data.context
@@ -352,6 +380,8 @@ extension BrowserProgram {
                 resolutions += root.performAndWait { root.lastSaveMergeResolutions }
             }
             conflictContext = nil
+            // A save may delete (cascade) objects the main context never read: its monitors miss those.
+            data.recount()
             // The saved values are no longer unsaved changes: the rows and the detail drop their marks.
             data.changesSettled()
             reloadDetail()
@@ -371,7 +401,7 @@ extension BrowserProgram {
                 // Through the main queue, as the did-saves of this save came: after them.
                 MainMailbox(self).post(.saveLogged(SaveLogEntry(
                     date: clock(), contextName: currentContextName, origin: .event, inserted: [], updated: [], deleted: [],
-                    note: replaced.isEmpty ? "merge: \(resolutions.count) conflicts resolved by policy" : "replaced \(replaced.count) values in main")))
+                    note: replaced.isEmpty ? "merge: \(resolutions.count) conflict\(resolutions.count == 1 ? "" : "s") resolved by policy" : "replaced \(replaced.count) values in main")))
                 dispatch(.showModal(.confirm(ConfirmState(title: "Save of \(currentContextName): what won", lines: lines, onYes: nil))))
             }
         } catch let CoreStackError.mergeConflict(conflicts) {
@@ -394,7 +424,7 @@ extension BrowserProgram {
             ]
             MainMailbox(self).post(.saveLogged(SaveLogEntry(
                 date: clock(), contextName: who, origin: .event, inserted: [], updated: [], deleted: [],
-                note: "conflict: \(conflicts.count) objects, policy error, nothing saved")))
+                note: "conflict: \(conflicts.count) object\(conflicts.count == 1 ? "" : "s"), policy error, nothing saved")))
             dispatch(.showModal(.confirm(ConfirmState(title: "Merge conflict saving \(currentContextName)", lines: lines, onYes: nil, choices: choices))))
         }
     }

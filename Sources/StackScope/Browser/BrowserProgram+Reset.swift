@@ -118,7 +118,7 @@ extension BrowserProgram {
         conflictContext = nil
         data = BrowserData(session: session) { [weak self] action in self?.dispatch(action) }
         observeRemoteChanges()
-        dispatch(.storeReplaced(note: note))
+        dispatch(.storeReplaced(note: note, at: clock()))
         loadAndOpen(nil)
     }
 }

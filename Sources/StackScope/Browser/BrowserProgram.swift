@@ -69,7 +69,9 @@ public final class BrowserProgram {
             path: session.storeURL?.path ?? "(in memory)", modelVersion: session.modelVersion, readOnly: session.readOnly,
             contextName: session.mainContext.name ?? "main"))
         if session.readOnly {
-            s.store.readOnlyReason = session.notes.first { $0.hasPrefix("opened read-only") } ?? "opened with --read-only"
+            // Why, without the note's "opened read-only: " (the refusals start with "Read-only: ").
+            s.store.readOnlyReason = session.notes.first { $0.hasPrefix("opened read-only: ") }.map { String($0.dropFirst("opened read-only: ".count)) }
+                ?? "opened with --read-only"
         }
         s.size = backend.size
         s.now = clock()
@@ -92,7 +94,14 @@ public final class BrowserProgram {
         let mailbox = MainMailbox(self)
         session.logSink.attach { message in mailbox.post(.message(message, .error)) }
         loadAndOpen(openEntity)
-        if !session.notes.isEmpty { dispatch(.message(session.notes.joined(separator: "; "), .warning)) }
+        if !session.notes.isEmpty {
+            // Each note also whole in the saves pane (Enter expands it): the status bar cuts long ones.
+            for note in session.notes {
+                dispatch(.saveLogged(SaveLogEntry(
+                    date: clock(), contextName: "store (opened)", origin: .event, inserted: [], updated: [], deleted: [], note: note)))
+            }
+            dispatch(.message(session.notes.joined(separator: "; "), .warning))
+        }
         flush()
     }
 
@@ -233,13 +242,14 @@ public final class BrowserProgram {
                     reloadDetail()  // the object shown may have changed in the store
                     dispatch(.countsChanged(data.counts, at: clock()))
                     let note = diff.isEmpty
-                        ? "refresh: nothing changed in the store"
+                        // Only counts are compared: values may have changed, and were read again.
+                        ? "refresh: object counts unchanged; values read again"
                         : "refresh: " + diff.keys.sorted().map { k in
                             let (a, b) = diff[k] ?? (0, 0)
                             return "\(k) \(a) → \(b) (\(b >= a ? "+" : "")\(b - a))"
                         }.joined(separator: ", ")
                     dispatch(.saveLogged(SaveLogEntry(date: clock(), contextName: "store (re-read)", origin: .refresh, inserted: [], updated: [], deleted: [], note: note)))
-                    dispatch(.message(diff.isEmpty ? "Re-read the store: nothing changed" : "Re-read the store: " + note.dropFirst(9), .info))
+                    dispatch(.message(diff.isEmpty ? "Re-read the store: object counts unchanged, values read again" : "Re-read the store: " + note.dropFirst(9), .info))
                 } catch {
                     dispatch(.message("Refresh failed: " + StackScopeErrorMessage.line(for: error), .error))
                 }
@@ -374,6 +384,8 @@ public final class BrowserProgram {
         for t in change.transactions {
             scratch.mergeIntoStackAndChildren(t.objectIDs)
         }
+        // Objects the main context never read (a cascade, a batch delete) pass its monitors by.
+        data.recount()
     }
 
     /// Every did-save in the process on this store, from any context (root, main, children, batch

@@ -135,7 +135,7 @@ public final class BrowserSession: @unchecked Sendable {
         let ownModel = model.origin == .storeModelCache || model.origin == .inferredFromSchema
         let writableFile = FileManager.default.isWritableFile(atPath: url.path)
             && FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)
-        if !readOnly && ownModel { notes.append("opened read-only: the model is the \(checked.modelSource), not a model file") }
+        if !readOnly && ownModel { notes.append("opened read-only: the model is the one \(checked.modelSource), not a model file (--model FILE edits)") }
         if !readOnly && !writableFile { notes.append("opened read-only: the file or its folder cannot be written") }
         let writable = !readOnly && writableFile && !ownModel
         let store: any PersistentStore

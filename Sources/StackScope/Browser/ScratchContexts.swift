@@ -46,7 +46,11 @@ final class ScratchContexts {
         case .coordinator:
             guard let url = session.storeURL else { throw BrowserError.needsStoreFile("a context on its own coordinator") }
             let c = PersistentStoreCoordinator(managedObjectModel: session.model)
-            try c.addPersistentStore(SQLiteStore(url: url, model: session.model))
+            // Its saves keep history when the store does (other processes see them by it); the
+            // browser merges its did-save itself, so it watches for no commits.
+            var options = PersistentStoreOptions()
+            options.persistentHistoryTracking = (session.coordinator.persistentStore as? SQLiteStore)?.options.persistentHistoryTracking ?? false
+            try c.addPersistentStore(SQLiteStore(url: url, model: session.model, options: options))
             own = c
             context = ManagedObjectContext(concurrencyType: .mainQueue, coordinator: c, name: name)
         }

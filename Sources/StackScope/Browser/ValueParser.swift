@@ -49,7 +49,12 @@ public enum ValueParser {
             default: throw refuse("true or false")
             }
         case .date:
-            guard let d = parseDate(t) else { throw refuse("not an ISO 8601 date (2024-05-01 or 2024-05-01T12:30:00Z)") }
+            guard let d = parseDate(t) else {
+                let shaped = t.range(of: #"^\d{4}-\d{2}-\d{2}"#, options: .regularExpression) != nil
+                throw refuse(shaped && !fieldsExist(t)
+                    ? "no such day or time (a day past the month's end, an hour of 24 or more, a minute or second of 60 or more)"
+                    : "not an ISO 8601 date (2024-05-01 or 2024-05-01T12:30:00Z)")
+            }
             return .date(d)
         case .uuid:
             guard let u = UUID(uuidString: t) else { throw refuse("not a UUID") }
@@ -64,6 +69,11 @@ public enum ValueParser {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw refuse("no such file")
             }
+            // A device or a pipe (/dev/zero, /dev/stdin) would be read without end or block.
+            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            guard (try? FileManager.default.attributesOfItem(atPath: target)[.type] as? FileAttributeType) == .typeRegular else {
+                throw refuse("not a regular file")
+            }
             guard let data = FileManager.default.contents(atPath: path) else { throw refuse("the file cannot be read") }
             return .data(data)
         case .transformable, .undefined, .objectID:
@@ -72,14 +82,33 @@ public enum ValueParser {
     }
 
     /// ISO 8601 with or without time, fractional seconds and offset; a date alone is midnight UTC.
+    /// A day or time that does not exist (1999-02-30, 25:00) is nil: the formatter would roll it
+    /// over, and would read a date alone from the start of a longer text.
     static func parseDate(_ t: String) -> Date? {
+        guard fieldsExist(t) else { return nil }
         let full = ISO8601DateFormatter()
         if let d = full.date(from: t) { return d }
         full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let d = full.date(from: t) { return d }
+        guard t.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) != nil else { return nil }
         let day = ISO8601DateFormatter()
         day.formatOptions = [.withFullDate]
         return day.date(from: t)
+    }
+
+    /// Whether the year, month, day and (when written) hour, minute and second at the start of
+    /// `t` name a moment that exists: a real day of the month, hour < 24, minute and second < 60.
+    static func fieldsExist(_ t: String) -> Bool {
+        let fields = t.split(whereSeparator: { !$0.isNumber }).prefix(6).map { Int($0) }
+        guard fields.count >= 3, let year = fields[0], let month = fields[1], let day = fields[2] else { return false }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        guard DateComponents(calendar: calendar, year: year, month: month, day: day).isValidDate else { return false }
+        let limits = [24, 60, 60]
+        for (value, limit) in zip(fields.dropFirst(3), limits) {
+            guard let value, value < limit else { return false }
+        }
+        return true
     }
 
     /// How the editor starts: the current value as text (nil as empty).

@@ -107,7 +107,8 @@ public struct ScreenBuffer: Sendable, Equatable {
             put("│", x: rect.maxX - 1, y: y, style: style)
         }
         if let title, rect.width > 4 {
-            put(" " + title + " ", x: rect.x + 1, y: rect.y, maxWidth: rect.width - 2, style: titleStyle ?? style)
+            // Too long: cut with an ellipsis, a blank and the corner still after it.
+            put(" " + DisplayWidth.ellipsize(title, to: rect.width - 4) + " ", x: rect.x + 1, y: rect.y, maxWidth: rect.width - 2, style: titleStyle ?? style)
         }
     }
 

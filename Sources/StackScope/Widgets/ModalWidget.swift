@@ -65,6 +65,13 @@ extension App {
                     b.put(DisplayWidth.pad(bnd.keyLabel, to: 14), x: inner.x + 2, y: y, style: style.with(bold: true))
                     b.put(DisplayWidth.pad(bnd.help, to: max(1, inner.width - 40)), x: inner.x + 17, y: y, style: style)
                     b.put(":" + bnd.command.rawValue, x: inner.maxX - 22, y: y, maxWidth: 21, style: selected ? style : .dim)
+                } else if let c = rows[i].command {
+                    let selected = i == h.scroll.selection
+                    let style = selected ? Style(reverse: true) : Style.plain
+                    if selected { b.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
+                    b.put(DisplayWidth.pad(":" + c.name, to: 14), x: inner.x + 2, y: y, style: style.with(bold: true))
+                    b.put(DisplayWidth.pad(c.help, to: max(1, inner.width - 40)), x: inner.x + 17, y: y, style: style)
+                    b.put(DisplayWidth.ellipsize(":" + c.usage, to: 21), x: inner.maxX - 22, y: y, maxWidth: 21, style: selected ? style : .dim)
                 }
             }
             return (inner.x + 9 + h.filter.cursorColumn, inner.y)
@@ -102,9 +109,11 @@ extension App {
                     b.put(line, x: inner.x + 1, y: inner.y + 3 + i, style: Style(fg: .red, bold: true))
                 }
             }
+            // A new object's required values: Esc leaves the object without them (u undoes the insert).
+            let esc = e.insertion ? "Esc leaves it unset (u undoes the insert)" : "Esc cancels (nothing changes)"
             let hint = e.field.isMultiLine
-                ? "Enter sets · C-o new line (shown ⏎) · Esc cancels (nothing changes)"
-                : "Enter sets · Esc cancels (nothing changes) · x on the property sets nil"
+                ? "Enter sets · C-o new line (shown ⏎) · \(esc)"
+                : e.insertion ? "Enter sets · \(esc)" : "Enter sets · \(esc) · x on the property sets nil"
             b.put(e.applying ? "Applying …" : hint, x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
             return (min(inner.maxX - 1, inner.x + 1 + lw + cursor), inner.y + 2)
         }

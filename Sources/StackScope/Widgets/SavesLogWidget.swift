@@ -11,6 +11,46 @@ extension App {
         return "\(two(c.hour)):\(two(c.minute)):\(two(c.second)).\(ms < 10 ? "00" : ms < 100 ? "0" : "")\(ms)"
     }
 
+    /// An entry's line after its marker: time, context, counts and note.
+    static func savesLine(_ e: SaveLogEntry) -> String {
+        var line = "\(clockTime(e.date))  \(DisplayWidth.pad(e.contextName, to: 22))  "
+        if e.origin == .refresh {
+            line += e.note ?? "refresh"
+        } else {
+            line += "+\(e.inserted.count) inserted  ~\(e.updated.count) updated  -\(e.deleted.count) deleted"
+            if let note = e.note { line += "  " + note }
+        }
+        return line
+    }
+
+    /// The lines the `k`th visible entry takes in a saves pane `width` wide: one, and when it is
+    /// expanded its whole note (when longer than the line) and its object IDs.
+    static func savesEntryLines(_ s: AppState, _ k: Int, width: Int) -> Int {
+        let vis = s.saves.visibleIndices
+        guard vis.indices.contains(k) else { return 0 }
+        let e = s.saves.entries[vis[k]]
+        guard s.saves.expanded.contains(s.saves.dropped + vis[k]) else { return 1 }
+        var n = 1
+        if let note = e.note, DisplayWidth.of("▸ " + savesLine(e)) > width {
+            n += DisplayWidth.wrap(note, width: max(1, width - 4)).count
+        }
+        return n + e.inserted.count + e.updated.count + e.deleted.count
+    }
+
+    /// The first entry the saves pane shows: the scroll offset, or a later one when the selected
+    /// entry's expanded lines would otherwise end below the pane's `rows` (an entry expanded at
+    /// the bottom, or a newer one followed below an expanded one).
+    static func savesFirstShown(_ s: AppState, rows: Int, width: Int) -> Int {
+        let selection = s.saves.scroll.selection
+        var first = min(s.saves.scroll.offset, selection)
+        var used = (first...max(first, selection)).reduce(0) { $0 + savesEntryLines(s, $1, width: width) }
+        while first < selection, used > rows {
+            used -= savesEntryLines(s, first, width: width)
+            first += 1
+        }
+        return first
+    }
+
     static func renderSaves(_ s: AppState, _ r: Rect, _ b: inout ScreenBuffer) {
         let (border, titleStyle) = paneStyle(s, .saves)
         var title = "Saves"
@@ -24,19 +64,12 @@ extension App {
             return
         }
         var y = inner.y
-        var k = s.saves.scroll.offset
+        var k = savesFirstShown(s, rows: inner.height, width: inner.width)
         while y < inner.maxY, k < vis.count {
             let idx = vis[k]
             let e = s.saves.entries[idx]
             let selected = k == s.saves.scroll.selection
-            let time = clockTime(e.date)
-            var line = "\(time)  \(DisplayWidth.pad(e.contextName, to: 22))  "
-            if e.origin == .refresh {
-                line += e.note ?? "refresh"
-            } else {
-                line += "+\(e.inserted.count) inserted  ~\(e.updated.count) updated  -\(e.deleted.count) deleted"
-                if let note = e.note { line += "  " + note }
-            }
+            let line = savesLine(e)
             let expanded = s.saves.expanded.contains(s.saves.dropped + idx)
             let marker = (expanded ? "▾" : "▸") + (e.origin == .remote ? "⇄" : " ")
             let style = selected

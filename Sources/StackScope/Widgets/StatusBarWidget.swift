@@ -27,7 +27,9 @@ extension App {
         if !s.mouseEnabled { right = "mouse off · " + right }
         right += " "
         let rw = DisplayWidth.of(right)
-        b.put(left, x: 0, y: r.y, maxWidth: max(0, r.width - rw - 1), style: style)
+        // Cut with an ellipsis when too long (notes at start are whole in the saves pane).
+        let room = max(0, r.width - rw - 1)
+        b.put(DisplayWidth.of(left) > room ? DisplayWidth.ellipsize(left, to: room) : left, x: 0, y: r.y, maxWidth: room, style: style)
         if rw < r.width { b.put(right, x: r.width - rw, y: r.y, style: Style(reverse: true)) }
     }
 

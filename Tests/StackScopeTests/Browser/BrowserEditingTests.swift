@@ -134,6 +134,7 @@ struct BrowserEditingTests {
         #expect(c.lines.contains { $0.contains("→ Throw Away") })
         h.press("y")
         #expect(h.state.pendingChanges.total == 0)
+        #expect(h.state.status.message == "Discarded 1 changed object in scratch-1")
         #expect(!h.screen.contains("Throw Away"))
         #expect(try Self.onDisk(url, id, "title") == before)
     }
@@ -150,6 +151,10 @@ struct BrowserEditingTests {
         #expect(e.field.key == "name")
         h.press("Esc")  // no name: the save refuses it
         #expect(h.state.pendingChanges.inserted == 1)
+        // Esc does not say "nothing changed": the new object stays, without the value.
+        let status = h.state.status.message ?? ""
+        #expect(!status.contains("nothing changed"), "\(status)")
+        #expect(status.contains("new Genre stays") && status.contains("name"), "\(status)")
         h.press("W y")
         #expect(h.state.status.message?.contains("a value is required") == true, "\(h.state.status.message ?? "")")
         #expect(h.state.pendingChanges.inserted == 1)
@@ -299,6 +304,85 @@ struct BrowserEditingTests {
         #expect(h.state.saves.entries.contains { $0.origin == .event && $0.note?.contains("resetStore") == true })
     }
 
+    @Test("the saves pane's line for a reset carries the time of the reset, not of the last timer tick")
+    func resetLineTime() throws {
+        let model = try DemoLibrary.model()
+        let session = try BrowserSession.stack(over: InMemoryStore(model: model))
+        let clock = TestClock(Date(timeIntervalSinceReferenceDate: 1_000_000))
+        let h = try BrowserHarness(session: session, open: "Book", clock: { clock.now })
+        // Idle: no timer runs, so nothing but the program's own clock reading sees this time.
+        clock.now = Date(timeIntervalSinceReferenceDate: 1_000_600)
+        command(h, "reset")
+        h.press("y")
+        #expect(h.waitUntil { s in s.saves.entries.contains { $0.origin == .event } && s.busy == nil })
+        let entry = try #require(h.state.saves.entries.last { $0.origin == .event })
+        #expect(entry.date == clock.now)
+    }
+
+    @Test(":reseed on a store that holds objects asks first (it adds a second library beside them); n leaves it as it was")
+    func reseedAsksWhenNotEmpty() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let session = try BrowserSession.demo(storeURL: folder.appendingPathComponent("LocalData.sqlite"), size: 60)
+        let h = try BrowserHarness(session: session, open: "Book")
+        let books = try #require(h.state.entities.counts["Book"])
+        #expect(books > 0)
+        command(h, "reseed")
+        guard case let .confirm(c)? = h.state.topModal else {
+            Issue.record("no question before adding a second library: \(String(describing: h.state.topModal))")
+            return
+        }
+        #expect(c.lines.joined(separator: " ").contains("already holds"))
+        #expect(h.state.busy == nil)
+        h.press("n")
+        h.waitUntilIdle()
+        #expect(h.state.topModal == nil)
+        #expect(h.state.busy == nil)
+        #expect(h.state.entities.counts["Book"] == books)
+        // y adds it.
+        command(h, "reseed")
+        h.press("y")
+        #expect(h.waitUntil(timeout: 30) { ($0.entities.counts["Book"] ?? 0) > books && $0.busy == nil })
+    }
+
+    @Test("a delete saved by a sibling context cascades to objects the main context never read: their entity's count follows")
+    func siblingCascadeCounts() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        let chapters = try #require(h.state.entities.counts["Chapter"])
+        let books = try #require(h.state.entities.counts["Book"])
+        command(h, "ctx new sibling")
+        #expect(h.state.currentContext == "scratch-1")
+        let book = try #require(h.state.table.selectedID)
+        let owned: Int = try h.onMain {
+            let main = h.session.mainContext
+            return try main.performAndWait { try main.existingObject(with: book).objectIDs(forRelationshipNamed: "chapters").count }
+        }
+        #expect(owned > 0)
+        h.press("d")
+        h.press("y")
+        h.press("W")
+        h.press("y")
+        #expect(h.waitUntil { $0.entities.counts["Book"] == books - 1 })
+        #expect(h.state.entities.counts["Chapter"] == chapters - owned)
+    }
+
+    @Test("a save from a context on its own coordinator is recorded in the store's history, like every other save, so other processes see it")
+    func coordinatorContextKeepsHistory() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let url = folder.appendingPathComponent("LocalData.sqlite")
+        let session = try BrowserSession.demo(storeURL: url, size: 30)
+        let h = try BrowserHarness(session: session, open: "Book")
+        let before = Int(try Self.sqlite(url, "SELECT COUNT(*) FROM ATRANSACTION")) ?? -1
+        #expect(before >= 1)
+        command(h, "ctx new coordinator")
+        #expect(h.state.currentContextInfo?.kind == .coordinator)
+        edit(h, "Saved Through Its Own Coordinator")
+        h.press("W")
+        h.press("y")
+        #expect(h.waitUntil { $0.pendingChanges.total == 0 && $0.status.message?.hasPrefix("Saved") == true })
+        #expect(try Self.sqlite(url, "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = 'Saved Through Its Own Coordinator'") == "1")
+        #expect(Int(try Self.sqlite(url, "SELECT COUNT(*) FROM ATRANSACTION")) == before + 1)
+    }
+
     @Test(":corrupt damages the demo store; the manager quarantines it and starts fresh, and the screen says where")
     func corrupt() throws {
         let folder = try TestSupport.temporaryDirectory()
@@ -432,7 +516,7 @@ extension BrowserEditingTests {
         guard case let .confirm(report)? = h.state.topModal else { return }
         #expect(report.lines.contains { $0.contains("under storeTrump") })
         #expect(report.lines.contains { $0.contains("title: cached") && $0.contains("store Left · context Right → Left (store)") })
-        #expect(h.state.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflicts") == true })
+        #expect(h.state.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflict resolved") == true })
     }
 }
 
@@ -541,7 +625,7 @@ extension BrowserEditingTests {
         command(h, "ctx scratch-2")
         command(h, "mergepolicy objecttrump")
         h.press("W y")
-        #expect(h.waitUntil { $0.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflicts") == true } })
+        #expect(h.waitUntil { $0.saves.entries.contains { $0.note?.hasPrefix("merge: 1 conflict resolved") == true } })
         h.waitUntilIdle()
         let entries = h.state.saves.entries.filter { $0.contextName == "scratch-2" }
         #expect(entries.map { $0.note == nil ? "did-save" : "note" } == ["did-save", "note"])

@@ -277,11 +277,14 @@ extension BrowserEndToEndTests {
         try editTitle(a, to: "Saved In Window A")
         try saveWithPreview(a)
         // B follows by itself: the table and detail show A's title, the saves pane a ⇄ line.
-        let seen = try b.waitUntil("A's save in window B", timeout: 30) { $0.contains("Saved In Window A") && $0.contains("⇄") }
-        #expect(seen.contains("other process · transaction"))
+        // (Not "⇄" alone: the empty saves pane's placeholder has one.)
+        let seen = try b.waitUntil("A's save in window B", timeout: 30) {
+            $0.contains("Saved In Window A") && $0.contains("other process · transaction")
+        }
+        #expect(seen.contains("⇄"))
         try editTitle(b, to: "Saved In Window B")
         try saveWithPreview(b)
-        try a.waitUntil("B's save in window A", timeout: 30) { $0.contains("Saved In Window B") && $0.contains("⇄") }
+        try a.waitUntil("B's save in window A", timeout: 30) { $0.contains("Saved In Window B") && $0.contains("other process · transaction") }
         try quitAndCheck(b, bBefore)
         try quitAndCheck(a, aBefore)
     }
@@ -328,7 +331,7 @@ extension BrowserEndToEndTests {
         #expect(conflict.contains("The merge policy is “error”, so nothing was saved"))
         #expect(conflict.contains("Book p\(pk): title: cached"))
         #expect(conflict.contains("store \"Title From B\", context \"Title From A\""))
-        try a.waitFor(text: "conflict: 1 objects, policy error", timeout: 30)  // the saves pane
+        try a.waitFor(text: "conflict: 1 object, policy error", timeout: 30)  // the saves pane
         #expect(try sqlite(store, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Title From B")
         // The change stays in A; under objecttrump A's title wins, property by property.
         try a.sendKeys("Escape")
@@ -352,5 +355,53 @@ extension BrowserEndToEndTests {
         try quitAndCheck(a, aBefore)
         try quitAndCheck(b, bBefore)
         #expect(try sqlite(store, "SELECT ZTITLE FROM ZBOOK WHERE Z_PK = \(pk)") == "Title From A")
+    }
+
+    @Test("two processes on one book's ordered chapters: B moves one up (K) and saves; A's chapters table re-sorts by itself")
+    func reorderSeenByAnotherProcess() throws {
+        // The demo store keeps history: A merges B's transaction (no re-read), so only the
+        // owner's change tells A's chapters table that the order changed.
+        let cache = try TestSupport.temporaryDirectory()
+        func demoBrowser() throws -> (Tmux, SttySnapshot) {
+            let (tmux, before) = try shell(["XDG_CACHE_HOME": cache.path])
+            try tmux.sendLine(binary)
+            try tmux.waitFor(text: "Book · 30 objects", timeout: 30)
+            return (tmux, before)
+        }
+        let (a, aBefore) = try demoBrowser()
+        defer { a.kill() }
+        let (b, bBefore) = try demoBrowser()
+        defer { b.kill() }
+        let store = cache.appendingPathComponent("stackscope/LocalData.sqlite")
+        // The first book on screen (store order) and its first two chapters, in its order.
+        let first = try sqlite(store, "SELECT Z_PK FROM ZBOOK ORDER BY Z_PK LIMIT 1")
+        let titles = try sqlite(store, "SELECT ZTITLE FROM ZCHAPTER WHERE ZBOOK = \(first) ORDER BY Z_FOK_BOOK LIMIT 2").split(separator: "\n").map(String.init)
+        try #require(titles.count == 2)
+        func order(_ screen: String) -> [Int] {
+            let lines = screen.split(separator: "\n").map(String.init)
+            return titles.map { t in lines.firstIndex { $0.contains("│  \(t) ") || $0.contains("│↕ \(t) ") } ?? -1 }
+        }
+        for t in [a, b] {
+            try t.sendKeys("Enter")
+            try t.waitFor(text: "chapters ", timeout: 30)
+            try t.sendKeys("G")
+            try t.sendKeys("Enter")
+            try t.waitFor(text: "› chapters · ", timeout: 30)
+        }
+        let shown = try a.capture()
+        let before = order(shown)
+        #expect(before[0] >= 0 && before[0] < before[1], "\(shown)")
+        try b.sendKeys("j")
+        try b.sendKeys("K")
+        try b.waitFor(text: "Moved Chapter", timeout: 30)
+        try saveWithPreview(b)
+        try b.waitFor(text: "Saved scratch-1", timeout: 30)
+        let after = try a.waitUntil("A's table in the new order", timeout: 30) { screen in
+            let o = order(screen)
+            return o[0] >= 0 && o[1] >= 0 && o[1] < o[0]
+        }
+        #expect(after.contains("other process · transaction"))
+        try quitAndCheck(a, aBefore)
+        try quitAndCheck(b, bBefore)
     }
 }

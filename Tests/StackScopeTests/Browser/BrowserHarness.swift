@@ -12,7 +12,11 @@ final class BrowserHarness: @unchecked Sendable {
     let backend: HeadlessBackend
     var program: BrowserProgram!
 
-    init(session: BrowserSession, size: Size = Size(width: 120, height: 36), open entity: String? = nil) throws {
+    /// `clock` gives the program's time; by default one that stands still.
+    init(
+        session: BrowserSession, size: Size = Size(width: 120, height: 36), open entity: String? = nil,
+        clock: (@Sendable () -> Date)? = nil
+    ) throws {
         self.session = session
         let backend = HeadlessBackend(size: size)
         self.backend = backend
@@ -21,7 +25,7 @@ final class BrowserHarness: @unchecked Sendable {
             // A clock that stands still: row marks fade only when a test ticks past them, however
             // slow the machine (tests that check fading send a later tick themselves).
             let start = Date()
-            let p = BrowserProgram(session: session, backend: backend, clock: { start })
+            let p = BrowserProgram(session: session, backend: backend, clock: clock ?? { start })
             p.copyHandler = { _ in }
             box.program = p
             p.start(openEntity: entity)

@@ -54,6 +54,49 @@ struct BrowserLiveTests {
         #expect(h.state.saves.contextFilter == nil)
     }
 
+    @Test("Enter on the newest line of a full saves pane shows its expansion in the pane; a newer line after it stays in view")
+    func expandLastLine() throws {
+        let h = try BrowserHarness.demo(open: "Genre")
+        let rows = h.onMain { ScreenLayout(size: h.program.state.size, state: h.program.state).savesRows }
+        func log(_ name: String, note: String? = nil, ids: [String] = []) {
+            let entry = SaveLogEntry(date: Date(), contextName: name, inserted: ids, updated: [], deleted: [], note: note)
+            h.onMain { h.program.dispatch(.saveLogged(entry)) }
+            h.waitUntilIdle()
+        }
+        for i in 0..<(rows + 2) { log("ctx\(i)") }
+        let words = (0..<60).map { "word\($0)" }.joined(separator: " ")
+        log("store", note: "corrupt: " + words + " the-end-of-the-note")
+        h.press("Tab Tab")
+        #expect(h.state.focus == .saves)
+        h.press("G Enter")
+        #expect(h.screen.contains("the-end-of-the-note"))
+        #expect(h.line(containing: "store")?.contains("▾") == true)
+        // A newer save, followed: its line shows below the expanded one, which scrolls up.
+        log("newest", ids: ["x-coredata://X/Genre/p1"])
+        #expect(h.state.saves.scroll.selection == rows + 3)
+        #expect(h.screen.contains("newest"))
+        h.press("Enter")
+        #expect(h.screen.contains("+ x-coredata://X/Genre/p1"))
+    }
+
+    @Test("R after a change to values only does not claim nothing changed: the counts did not, the values are read again")
+    func refreshValuesOnly() throws {
+        let h = try BrowserHarness.demo(open: "Genre")
+        let id = try #require(h.state.table.selectedID)
+        // A context on the coordinator that the browser does not merge from (as another app's would be).
+        let other = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: h.session.coordinator, name: "elsewhere")
+        try other.performAndWait {
+            try other.existingObject(with: id).setValue("Renamed Elsewhere", forKey: "name")
+            try other.save()
+        }
+        h.press("R")
+        #expect(h.waitFor("Renamed Elsewhere"))
+        let status = h.state.status.message ?? ""
+        #expect(!status.contains("nothing changed"), "\(status)")
+        #expect(status.contains("counts unchanged"), "\(status)")
+        #expect(!h.state.saves.entries.contains { $0.note?.contains("nothing changed") == true })
+    }
+
     @Test("the log keeps the last 1,000 saves")
     func boundedLog() throws {
         var log = SavesLogState()

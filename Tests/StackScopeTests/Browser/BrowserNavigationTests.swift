@@ -180,6 +180,23 @@ struct BrowserAppleStoreTests {
         let h = try BrowserHarness(session: session)
         #expect(h.state.table.objectCount == 1001)
         #expect(h.state.status.message?.contains("opened read-only") == true)
+        // Too long for the status bar: cut with an ellipsis, and whole in the saves pane (Enter).
+        let statusLine = try #require(h.lines.last { $0.contains("opened read-only") })
+        #expect(statusLine.contains("…"), "\(statusLine)")
+        let logged = h.state.saves.entries.filter { $0.origin == .event }.compactMap(\.note)
+        #expect(session.notes.allSatisfy { logged.contains($0) }, "\(logged)")
+        h.press("Tab Tab")
+        #expect(h.state.focus == .saves)
+        h.press("G Enter")
+        #expect(h.screen.contains("(--model FILE edits)"))
+        h.press("S-Tab S-Tab")
+        #expect(h.state.focus == .table)
+        // An edit key says why, in words, once: the model is the store's own, --model edits.
+        h.press("e")
+        let refusal = try #require(h.state.status.message)
+        #expect(refusal.hasPrefix("Read-only: the model is the one stored in the store (Z_MODELCACHE), not a model file"))
+        #expect(refusal.contains("--model"))
+        #expect(refusal.components(separatedBy: "read-only").count == 1)
         h.press("q")
         #expect(try TestSupport.checksum(url) == before)
     }

@@ -167,6 +167,49 @@ struct BrowserTableTests {
         #expect(h.screen.contains("Wrote \(parsed.count) rows"))
     }
 
+    @Test("a filter nothing matches empties the detail too: it no longer shows the object selected before")
+    func emptyTableEmptiesDetail() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        #expect(h.state.detail.snapshot != nil)
+        h.press("f")
+        h.type("pages > 100000")
+        h.press("Enter")
+        #expect(h.waitUntil { $0.table.filter == "pages > 100000" && $0.busy == nil })
+        #expect(h.state.table.objectCount == 0)
+        #expect(h.state.detail.snapshot == nil)
+        #expect(h.screen.contains("No object selected"))
+        // Clearing the filter selects and shows an object again.
+        h.press("F")
+        #expect(h.waitUntil { $0.detail.snapshot != nil })
+    }
+
+    @Test(":export csv writes binary values whole, as base64 (as json does), not their shortened display")
+    func exportBinary() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        let csv = try TestSupport.temporaryDirectory().appendingPathComponent("books.csv").path
+        h.press(":")
+        h.type("export csv \(csv)")
+        h.press("Enter")
+        #expect(h.screen.contains("Wrote"))
+        let covers: [String: Data] = try h.onMain {
+            let context = h.session.mainContext
+            return try context.performAndWait {
+                var out: [String: Data] = [:]
+                for book in try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")) {
+                    if case let .data(d) = try book.attributeValue(forKey: "cover") { out[book.objectID.uriRepresentation().absoluteString] = d }
+                }
+                return out
+            }
+        }
+        let long = try #require(covers.first { $0.value.count > 16 }, "no cover longer than the display shows")
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        let coverColumn = try #require(header.firstIndex(of: "cover"))
+        let row = try #require(lines.first { $0.first == long.key })
+        #expect(row.count == header.count)
+        #expect(Data(base64Encoded: row[coverColumn]) == long.value)
+    }
+
     @Test("y copies the selected cell; : completes commands and entity names; unknown commands say so")
     func copyAndCommandLine() throws {
         let h = try BrowserHarness.demo()
@@ -209,6 +252,28 @@ struct BrowserTableTests {
         h.press("Down Enter")
         #expect(h.state.zoomed)
         #expect(h.state.modals.isEmpty)
+    }
+
+    @Test("? lists the : commands too, filterable; Enter on one that takes arguments opens the command line with its name typed, on one that takes none runs it")
+    func helpListsCommands() throws {
+        let h = try BrowserHarness.demo(open: "Book")
+        h.press("?")
+        h.type("export")
+        #expect(h.screen.contains("write the current table"), "\(h.screen)")
+        h.press("Down Enter")
+        guard case let .commandLine(cl)? = h.state.topModal else {
+            Issue.record("no command line: \(String(describing: h.state.topModal))")
+            return
+        }
+        #expect(cl.line.text == "export ")
+        h.press("Esc")
+        #expect(h.state.modals.isEmpty)
+        h.press("?")
+        h.type("persistent history")
+        h.press("Down Enter")
+        // It ran: the in-memory store keeps no history, and says so.
+        #expect(h.state.modals.isEmpty)
+        #expect(h.state.status.message?.lowercased().contains("history") == true, "\(h.state.status.message ?? "")")
     }
 }
 

@@ -227,14 +227,26 @@ struct Tmux: Sendable {
         try waitUntil("\"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 
-    /// Polls the screen (every 20 ms) until `condition` holds; returns the screen.
+    /// Polls the screen (every 20 ms) until `condition` holds; returns the screen once it has
+    /// settled: a capture can catch a frame half drawn (the header of a report before its body),
+    /// so it is captured again until two captures 30 ms apart agree (at most 10 times, for screens
+    /// that keep changing), and the last one for which `condition` still holds is returned.
     @discardableResult
     func waitUntil(_ what: String, timeout: Double = 10, _ condition: (String) throws -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
         repeat {
             screen = try capture()
-            if try condition(screen) { return screen }
+            if try condition(screen) {
+                for _ in 0..<10 {
+                    usleep(30_000)
+                    let again = try capture()
+                    guard try condition(again) else { break }
+                    if again == screen { break }
+                    screen = again
+                }
+                return screen
+            }
             usleep(20_000)
         } while Date() < deadline
         throw TmuxError.timedOut(waitingFor: what, screen: screen)

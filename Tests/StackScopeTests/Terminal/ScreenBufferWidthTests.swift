@@ -15,6 +15,16 @@ struct ScreenBufferWidthTests {
         (0..<b.width).map { x in b[x, y].isContinuation ? "|" : b[x, y].text }.joined()
     }
 
+    @Test("a pane title too long for its border ends in … and leaves the corner and a rule after it")
+    func longBoxTitle() {
+        var b = buffer(24, 3)
+        b.box(Rect(x: 0, y: 0, width: 24, height: 3), title: "chapters · 12 objects · in scratch-1")
+        #expect(b.lines()[0] == "┌ chapters · 12 objec… ┐")
+        var fits = buffer(24, 3)
+        fits.box(Rect(x: 0, y: 0, width: 24, height: 3), title: "Book · 30")
+        #expect(fits.lines()[0] == "┌ Book · 30 ───────────┐")
+    }
+
     @Test("ASCII is one cell a character")
     func ascii() {
         #expect(DisplayWidth.of("hello") == 5)
