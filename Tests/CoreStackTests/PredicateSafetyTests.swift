@@ -108,6 +108,11 @@ struct PredicateSafetyTests {
         ("Book", "ALL authors.@count > 1", nil),
         ("Chapter", "ANY book.title == 'Dune'", nil),
         ("Book", "ANY SELF == nil", nil),
+        // A to-many relationship compared with nil (as Core Data refuses it: an empty set is not nil).
+        ("Book", "authors == nil", .invalidPredicate(
+            "\"authors\" of Book is a to-many relationship, never nil: to find Book objects with none, use authors.@count == 0")),
+        ("Book", "authors != nil", nil),
+        ("Chapter", "book.authors == nil", nil),
     ]
 
     @Test("bad predicates throw the same typed error in SQL, on the in-memory store, and with pending changes")

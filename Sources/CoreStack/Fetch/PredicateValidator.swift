@@ -118,8 +118,31 @@ public enum PredicateValidator {
             try unsubstituted(original.right)
             let c = try original.withKeyPathOnLeft(entity: entity, isPathLike: isPathLike)
             let kind = try leftKind(c.left, entity: entity)
-            if original.modifier != .direct { try modifierTarget(c, entity: entity) }
+            if original.modifier != .direct { try modifierTarget(c, entity: entity) } else { try toManyWithNil(c, entity: entity) }
             try operands(c, kind: kind, entity: entity)
+        }
+
+        /// A to-many relationship compared with nil (`authors == nil`) is refused, as Core Data
+        /// refuses it: a to-many relationship is a set, empty or not, never nil, so the comparison
+        /// would silently match nothing (or everything); the error says what to write instead.
+        private func toManyWithNil(_ c: Comparison, entity: EntityDescription) throws {
+            guard c.op == .equal || c.op == .notEqual, case .constant(.null) = c.right, case let .keyPath(path) = c.left else { return }
+            var comps = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...]
+            var owner = entity
+            if let first = comps.first, first.hasPrefix("$") {
+                guard let ve = variables[String(first.dropFirst())] else { return }
+                owner = ve
+                comps = comps.dropFirst()
+            }
+            guard let last = comps.last else { return }
+            for name in comps.dropLast() {
+                guard let slot = owner.relationshipSlots[name] else { return }
+                owner = owner.destinations[slot]
+            }
+            guard let slot = owner.relationshipSlots[last], owner.allRelationships[slot].isToMany else { return }
+            let want = c.op == .equal ? "none, use \(path).@count == 0" : "some, use \(path).@count > 0"
+            throw CoreStackError.invalidPredicate(
+                "\"\(PredicateExcerpt.clip(path, limit: 60))\" of \(entity.name) is a to-many relationship, never nil: to find \(entity.name) objects with \(want)")
         }
 
         /// `ANY`, `ALL` and `NONE` need a key path through a to-many relationship: on one value
