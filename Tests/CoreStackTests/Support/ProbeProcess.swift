@@ -40,4 +40,23 @@ class ProbeProcess: @unchecked Sendable {
     func waitFor(_ word: String, seconds: Double = 60) async -> Bool { await eventually(seconds) { self.text.contains(word) } }
     /// Waits until the probe has ended (false after `seconds`).
     func waitUntilExit(seconds: Double = 120) async -> Bool { await eventually(seconds) { !self.process.isRunning } }
+
+    /// ``waitFor(_:seconds:)`` holding the calling thread (polling every 5 ms) instead of
+    /// suspending: for a test whose next step must follow at once. An `await` can resume seconds
+    /// later when the full suite keeps every thread of the cooperative pool busy.
+    func waitForBlocking(_ word: String, seconds: Double = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if text.contains(word) { return true }
+            usleep(5_000)
+        }
+        return text.contains(word)
+    }
+
+    /// ``waitUntilExit(seconds:)`` holding the calling thread.
+    func waitUntilExitBlocking(seconds: Double = 120) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        return !process.isRunning
+    }
 }
