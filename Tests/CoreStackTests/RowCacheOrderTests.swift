@@ -135,4 +135,65 @@ struct RowCacheOrderTests {
         #expect(try Self.cached(coordinator, id).version == 2)
         other.removePersistentStore()
     }
+
+    @Test("a refresh whose read another coordinator's commit overtook, and a newer read cached meanwhile, keeps the newer row")
+    func refreshReadThenRemoteCommitAndNewerRead() throws {
+        let (coordinator, id) = try Self.store()
+        let reader = RowCacheLimitTests.context(coordinator, "reader")
+        let book = try reader.performAndWait { try #require(try reader.existingObject(with: id) as? Book) }
+        #expect(try Self.cached(coordinator, id).version == 1)
+        let store = try #require(coordinator.persistentStore)
+        let other = PersistentStoreCoordinator(managedObjectModel: coordinator.managedObjectModel)
+        try other.addPersistentStore(SQLiteStore(url: try #require(store.url), model: coordinator.managedObjectModel))
+        // After the refresh has read version 1 and before it caches it: another coordinator (as
+        // another process would) commits version 2, and a fetch here reads and caches it. No save
+        // of this coordinator ran, so its generation did not move.
+        Self.onFirstRead(coordinator) {
+            try Self.retitle(other, id, to: "Elsewhere")
+            let late = RowCacheLimitTests.context(coordinator, "late")
+            try late.performAndWait {
+                var request = FetchRequest<Book>(entityName: "Book")
+                request.returnsObjectsAsFaults = false
+                _ = try late.fetch(request)
+            }
+        }
+        let title = reader.performAndWait {
+            reader.refresh(book, mergeChanges: false)
+            return book.title
+        }
+        coordinator.setAfterStoreReadHook(nil)
+        let cached = try Self.cached(coordinator, id)
+        #expect(cached.title == "Elsewhere")
+        #expect(cached.version == 2)
+        #expect(title == "Elsewhere")
+        #expect(try Self.faultedTitle(coordinator, id) == "Elsewhere")
+        other.removePersistentStore()
+    }
+
+    @Test("a refresh with no read in between replaces a cached row whatever its version (a store replaced in place)")
+    func refreshReplacesHigherVersionWhenNothingReadSince() throws {
+        let (coordinator, id) = try Self.store()
+        let reader = RowCacheLimitTests.context(coordinator, "reader")
+        let book = try reader.performAndWait { try #require(try reader.existingObject(with: id) as? Book) }
+        // Two saves here: the cache holds version 3.
+        try Self.retitle(coordinator, id, to: "Second")
+        try Self.retitle(coordinator, id, to: "Third")
+        #expect(try Self.cached(coordinator, id).version == 3)
+        // Another process writes version 1 back straight into the file (as a store replaced in
+        // place would hold): a refresh takes the store's row, older version or not.
+        let url = try #require(coordinator.persistentStore?.url)
+        let pk = try #require(id.primaryKey)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [url.path, ".timeout 5000", "UPDATE ZBOOK SET ZTITLE = 'Restored', Z_OPT = 1 WHERE Z_PK = \(pk);"]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let title = reader.performAndWait {
+            reader.refresh(book, mergeChanges: false)
+            return book.title
+        }
+        #expect(title == "Restored")
+        #expect(try Self.cached(coordinator, id).version == 1)
+    }
 }

@@ -189,11 +189,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Begins a read of rows outside the lock: the ``storeGeneration`` to hand back with its rows
-    /// to ``cacheReadRow(_:for:changed:)``, and the test hook to run once the rows are read.
-    private func beginRowRead() -> (generation: UInt64, hook: (@Sendable () -> Void)?) {
+    /// to ``cacheReadRow(_:for:changed:)``, the use clock when it began (a cached row stamped
+    /// later was put or read after this read began), and the test hook to run once the rows are
+    /// read.
+    private func beginRowRead() -> (generation: UInt64, clock: UInt64, hook: (@Sendable () -> Void)?) {
         lock.lock()
         defer { lock.unlock() }
-        return (generation, afterStoreReadHook)
+        return (generation, useClock, afterStoreReadHook)
     }
 
     /// For tests: runs `hook` in each read of rows outside the lock (``fetch(_:)``, a fault's
@@ -445,10 +447,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Reads rows again from the store, bypassing (and refreshing) the cache.
     ///
     /// When nothing was saved, deleted or forgotten between the read and caching its rows, they
-    /// replace the cached ones whatever their versions (the store is the truth), and a row the
-    /// store no longer has leaves the cache. Otherwise a cached row of a later version (a save's,
-    /// committed after the read) stays and is the one returned: a refresh brings rows forward,
-    /// never back (see ``cacheReadRow(_:for:changed:)``).
+    /// replace the cached ones, older versions too (the store is the truth: a file replaced in
+    /// place can hold older rows), and a row the store no longer has leaves the cache. Only a
+    /// cached row of a later version that was put or used after the read began stays (another
+    /// process committed it and a newer read here cached it meanwhile). When something was saved,
+    /// deleted or forgotten in between, every cached row of a later version stays (a save's,
+    /// committed after the read). Either way a kept row is the one returned: a refresh brings
+    /// rows forward, never back (see ``cacheReadRow(_:for:changed:)``).
     func refreshSnapshots(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: RowSnapshot] {
         let read = beginRowRead()
         let rows = try requireStore().rows(for: ids.filter { !$0.isTemporaryID })
@@ -456,20 +461,17 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         var out: [ManagedObjectID: RowSnapshot] = [:]
         lock.lock()
         let changed = read.generation != generation
-        if changed {
-            var found = Set<ManagedObjectID>()
-            for r in rows {
-                found.insert(r.objectID)
-                out[r.objectID] = cacheReadRow(r.snapshot, for: r.objectID, changed: true) ?? r.snapshot
+        var found = Set<ManagedObjectID>()
+        for r in rows {
+            found.insert(r.objectID)
+            if !changed, let entry = rowCache[r.objectID], entry.snapshot.version > r.snapshot.version, entry.lastUse <= read.clock {
+                // Cached before this read began, and later than the store's row: the store went
+                // back (replaced in place), so its row replaces the cached one.
+                rowCache[r.objectID] = nil
             }
-            for id in ids where !found.contains(id) { rowCache[id] = nil }
-        } else {
-            for id in ids { rowCache[id] = nil }
-            for r in rows {
-                cacheRow(r.snapshot, for: r.objectID)
-                out[r.objectID] = r.snapshot
-            }
+            out[r.objectID] = cacheReadRow(r.snapshot, for: r.objectID, changed: changed) ?? r.snapshot
         }
+        for id in ids where !found.contains(id) { rowCache[id] = nil }
         lock.unlock()
         return out
     }
