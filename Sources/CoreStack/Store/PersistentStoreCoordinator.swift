@@ -361,9 +361,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Rows from the store, put in the row cache (see ``cacheReadRow(_:for:changed:)``).
     func fetch(_ request: StoreFetchRequest) throws -> [StoreRow] {
         let read = beginRowRead()
-        let rows = try requireStore().fetch(request)
+        var rows = try requireStore().fetch(request)
         read.hook?()
-        cache(rows, readAt: read.generation)
+        cache(&rows, readAt: read.generation)
         return rows
     }
 
@@ -375,18 +375,22 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func fetchRows(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
         let read = beginRowRead()
         try requireStore().fetch(request) { rows, expected in
-            cache(rows, readAt: read.generation)
+            cache(&rows, readAt: read.generation)
             try body(&rows, expected)
         }
     }
 
     /// Puts rows read from the store into the row cache; `generation` is the ``storeGeneration``
-    /// taken before the read began.
-    private func cache(_ rows: [StoreRow], readAt generation: UInt64) {
+    /// taken before the read began. A row the cache already holds in a later version is replaced
+    /// by that version in `rows`, so that objects filled from them never show an older row than
+    /// the cache (a store whose reads see commits made after they began could return one).
+    private func cache(_ rows: inout [StoreRow], readAt generation: UInt64) {
         lock.lock()
         let changed = generation != self.generation
         // By index: a `for r in rows` copy would retain and release each row's parts once more.
-        for i in rows.indices { _ = cacheReadRow(rows[i].snapshot, for: rows[i].objectID, changed: changed) }
+        for i in rows.indices {
+            if let kept = cacheReadRow(rows[i].snapshot, for: rows[i].objectID, changed: changed) { rows[i].snapshot = kept }
+        }
         lock.unlock()
     }
 
