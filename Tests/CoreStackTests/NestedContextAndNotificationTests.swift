@@ -401,23 +401,9 @@ struct NestedContextAndNotificationTests {
 
     @Test("faults fire in batches from one fetch", arguments: StoreKind.allCases)
     func batchFaulting(kind: StoreKind) throws {
-        final class CountingStore: PersistentStore, @unchecked Sendable {
-            let inner: any PersistentStore
+        final class CountingStore: ForwardingStore, @unchecked Sendable {
             var rowCalls: [Int] = []
-            init(_ inner: any PersistentStore) { self.inner = inner }
-            var model: ManagedObjectModel { inner.model }
-            var identifier: String { inner.identifier }
-            var url: URL? { nil }
-            var isReadOnly: Bool { false }
-            var metadata: StoreMetadata { inner.metadata }
-            func fetch(_ r: StoreFetchRequest) throws -> [StoreRow] { try inner.fetch(r) }
-            func count(_ r: StoreFetchRequest) throws -> Int { try inner.count(r) }
-            func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] { rowCalls.append(ids.count); return try inner.rows(for: ids) }
-            func relatedObjectIDs(for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
-                try inner.relatedObjectIDs(for: ids, relationshipSlot: slot)
-            }
-            func newPrimaryKeys(for e: EntityDescription, count: Int) throws -> [Int64] { try inner.newPrimaryKeys(for: e, count: count) }
-            func save(_ r: StoreSaveRequest) throws -> [ManagedObjectID: Int64] { try inner.save(r) }
+            override func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] { rowCalls.append(ids.count); return try inner.rows(for: ids) }
         }
         let model = try LibraryModel.make()
         let inner = try TestStack(kind, model: model).coordinator.persistentStore

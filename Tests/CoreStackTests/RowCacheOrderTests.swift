@@ -37,6 +37,21 @@ struct RowCacheOrderTests {
         return try ctx.performAndWait { try #require(try ctx.existingObject(with: id) as? Book).title }
     }
 
+    /// A reader context holding the book as a materialised object (row version 1 cached), and
+    /// a second coordinator on the same file (as another process would have), whose saves this
+    /// coordinator's cache does not see. The caller removes the second coordinator's store.
+    static func readerAndOtherCoordinator(
+        _ coordinator: PersistentStoreCoordinator, _ id: ManagedObjectID
+    ) throws -> (reader: ManagedObjectContext, book: Book, other: PersistentStoreCoordinator) {
+        let reader = RowCacheLimitTests.context(coordinator, "reader")
+        let book = try reader.performAndWait { try #require(try reader.existingObject(with: id) as? Book) }
+        #expect(try Self.cached(coordinator, id).version == 1)
+        let store = try #require(coordinator.persistentStore)
+        let other = PersistentStoreCoordinator(managedObjectModel: coordinator.managedObjectModel)
+        try other.addPersistentStore(SQLiteStore(url: try #require(store.url), model: coordinator.managedObjectModel))
+        return (reader, book, other)
+    }
+
     /// The cached title and row version of the book.
     static func cached(_ coordinator: PersistentStoreCoordinator, _ id: ManagedObjectID) throws -> (title: String?, version: Int64) {
         let snapshot = try #require(coordinator.cachedSnapshot(id))
@@ -119,13 +134,8 @@ struct RowCacheOrderTests {
     @Test("a refresh with no save in between still brings a row changed by another coordinator forward")
     func refreshBringsForward() throws {
         let (coordinator, id) = try Self.store()
-        let reader = RowCacheLimitTests.context(coordinator, "reader")
-        let book = try reader.performAndWait { try #require(try reader.existingObject(with: id) as? Book) }
-        #expect(try Self.cached(coordinator, id).version == 1)
+        let (reader, book, other) = try Self.readerAndOtherCoordinator(coordinator, id)
         // Another coordinator on the same file saves: this one's cache does not see it.
-        let store = try #require(coordinator.persistentStore)
-        let other = PersistentStoreCoordinator(managedObjectModel: coordinator.managedObjectModel)
-        try other.addPersistentStore(SQLiteStore(url: try #require(store.url), model: coordinator.managedObjectModel))
         try Self.retitle(other, id, to: "Elsewhere")
         let title = reader.performAndWait {
             reader.refresh(book, mergeChanges: false)
@@ -139,12 +149,7 @@ struct RowCacheOrderTests {
     @Test("a refresh whose read another coordinator's commit overtook, and a newer read cached meanwhile, keeps the newer row")
     func refreshReadThenRemoteCommitAndNewerRead() throws {
         let (coordinator, id) = try Self.store()
-        let reader = RowCacheLimitTests.context(coordinator, "reader")
-        let book = try reader.performAndWait { try #require(try reader.existingObject(with: id) as? Book) }
-        #expect(try Self.cached(coordinator, id).version == 1)
-        let store = try #require(coordinator.persistentStore)
-        let other = PersistentStoreCoordinator(managedObjectModel: coordinator.managedObjectModel)
-        try other.addPersistentStore(SQLiteStore(url: try #require(store.url), model: coordinator.managedObjectModel))
+        let (reader, book, other) = try Self.readerAndOtherCoordinator(coordinator, id)
         // After the refresh has read version 1 and before it caches it: another coordinator (as
         // another process would) commits version 2, and a fetch here reads and caches it. No save
         // of this coordinator ran, so its generation did not move.

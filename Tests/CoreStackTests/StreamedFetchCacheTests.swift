@@ -6,23 +6,9 @@ import Testing
 struct StreamedFetchCacheTests {
     /// A store that, once `stale` is set, answers fetches with those rows instead of its own: a
     /// store whose read returned rows older than the coordinator's cache.
-    final class StaleReadStore: PersistentStore, @unchecked Sendable {
-        let inner: any PersistentStore
+    final class StaleReadStore: ForwardingStore, @unchecked Sendable {
         var stale: [StoreRow]?
-        init(_ inner: any PersistentStore) { self.inner = inner }
-        var model: ManagedObjectModel { inner.model }
-        var identifier: String { inner.identifier }
-        var url: URL? { nil }
-        var isReadOnly: Bool { false }
-        var metadata: StoreMetadata { inner.metadata }
-        func fetch(_ r: StoreFetchRequest) throws -> [StoreRow] { try stale ?? inner.fetch(r) }
-        func count(_ r: StoreFetchRequest) throws -> Int { try inner.count(r) }
-        func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] { try inner.rows(for: ids) }
-        func relatedObjectIDs(for ids: [ManagedObjectID], relationshipSlot slot: Int) throws -> [ManagedObjectID: [ManagedObjectID]] {
-            try inner.relatedObjectIDs(for: ids, relationshipSlot: slot)
-        }
-        func newPrimaryKeys(for e: EntityDescription, count: Int) throws -> [Int64] { try inner.newPrimaryKeys(for: e, count: count) }
-        func save(_ r: StoreSaveRequest) throws -> [ManagedObjectID: Int64] { try inner.save(r) }
+        override func fetch(_ r: StoreFetchRequest) throws -> [StoreRow] { try stale ?? inner.fetch(r) }
     }
 
     @Test("objects fetched fully (not as faults) take the cache's later version of a row the store read older")
