@@ -89,13 +89,15 @@ final class PrimaryKeyTable<Value> {
 
     /// Sets the value of `id`.
     @inline(__always)
-    func setValue(_ value: Value, forKey id: ManagedObjectID) {
+    func setValue(_ value: consuming Value, forKey id: ManagedObjectID) {
         let (key, i) = Self.locate(id)
+        var moved: Value? = consume value
         let added = withPage(creating: key) { p in
-            let empty = p.slots[i] == nil
-            if empty { p.count += 1 }
-            p.slots[i] = value
-            return empty
+            let old = (p.slots + i).move()
+            // Moved in, not copied (a copy retains the value's parts).
+            (p.slots + i).initialize(to: moved.take())
+            if old == nil { p.count += 1 }
+            return old == nil
         }
         if added { count += 1 }
     }
