@@ -4,7 +4,7 @@ import Foundation
 /// Where CoreStack's time goes in workload 2, for profiling (`corestack-bench --only phases`):
 /// the store's read of the rows alone, the context's whole fetch (which reads the rows again),
 /// the property reads over the fetched objects, then releasing the objects and closing the
-/// session (its context, coordinator and row cache), which workload 2's timing includes too.
+/// session (its context, coordinator and row cache), which workload 2's timing does not include.
 public struct FetchPhases: Sendable {
     /// Median milliseconds of `SQLiteStore.fetch` alone.
     public var storeFetch: Double
