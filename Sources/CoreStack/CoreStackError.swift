@@ -32,6 +32,8 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     case wrongContext(String)
     /// An optimistic-locking conflict on save, one entry per object.
     case mergeConflict([MergeConflict])
+    /// A save would break uniqueness constraints (see ``ConstraintConflict``); nothing was written.
+    case constraintConflict([ConstraintConflict])
     /// The file is not a Core Data store, or is corrupt.
     case notAStore(path: String, reason: String)
     /// The file is a store, but damaged: SQLite found a malformed page (`SQLITE_CORRUPT`), an
@@ -95,6 +97,9 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
             return "wrong context: \(what)"
         case let .mergeConflict(conflicts):
             return "save conflict on \(conflicts.count) object(s):\n"
+                + conflicts.map(\.description).joined(separator: "\n")
+        case let .constraintConflict(conflicts):
+            return "uniqueness constraint conflict on \(conflicts.count) value(s):\n"
                 + conflicts.map(\.description).joined(separator: "\n")
         case let .notAStore(path, reason):
             return "\(path) is not a CoreStack/Core Data store: \(reason)"

@@ -116,6 +116,7 @@ extension ManagedObjectContext {
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], savesHeld: Bool
     ) throws -> [MergeResolution] {
         let coordinator = persistentStoreCoordinator
+        try checkUniquenessConstraints(inserted: inserted, updated: updated, deleted: deleted)
         var attempts = 0
         // By object, in the order first met; a later attempt's resolution replaces an earlier one.
         var resolutions: [MergeResolution] = []
