@@ -11,15 +11,16 @@ extension ManagedObjectContext {
     /// (Core Data's object-trump and store-trump policies merge such objects into one; CoreStack
     /// reports them, whatever the policy.)
     ///
-    /// Entities without constraints cost nothing; for the others the stored rows are read in SQL
-    /// by the constraint's first property, 500 values per query. Constraints naming anything but
+    /// A model without constraints costs nothing; for an entity with some, the stored rows are
+    /// read in SQL by the constraint's first property, 500 values per query. Constraints naming anything but
     /// stored attributes are left to the store (an SQLite store's unique index refuses them).
     func checkUniquenessConstraints(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
+        guard persistentStoreCoordinator.managedObjectModel.hasUniquenessConstraints else { return }
         // Objects of the save by the entity that declares each constraint (an entity inherits its
         // parent's constraints, which span the whole hierarchy).
         var byDeclaringEntity: [ObjectIdentifier: (entity: EntityDescription, objects: [ManagedObject])] = [:]
         var order: [ObjectIdentifier] = []
-        for o in inserted + updated {
+        for o in [inserted, updated].joined() {
             var e: EntityDescription? = o.entity
             while let entity = e {
                 if !entity.uniquenessConstraints.isEmpty {

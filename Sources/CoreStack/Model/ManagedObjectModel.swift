@@ -36,6 +36,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public let configurations: [String: [String]]
     /// Where the model came from (code, a model file, a store's own copy, or the store's tables).
     public let origin: ModelOrigin
+    /// Whether some entity declares a uniqueness constraint (a save checks them only then).
+    let hasUniquenessConstraints: Bool
 
     /// Builds a model from entities written with the builder.
     public convenience init(
@@ -71,6 +73,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         for e in ordered { try Self.resolveProperties(e, byName) }
         for e in ordered { try Self.resolveInverses(e) }
         for e in ordered { try Self.checkConstraints(e) }
+        hasUniquenessConstraints = ordered.contains { !$0.uniquenessConstraints.isEmpty }
         for e in ordered { e.versionHash = Self.versionHash(of: e) }
         var templates: [String: FetchRequestTemplate] = [:]
         for t in fetchRequestTemplates {
