@@ -510,6 +510,7 @@ extension SQLiteStore {
     }
 
     func withStreamingConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        try checkOpen()
         let config = Self.secondConnectionConfiguration(label: "CoreStack.SQLiteStore.stream")
         // The store's own connection keeps the side files; this one only counts while open.
         SQLiteSideFiles.opened(path)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A store in an SQLite file with Core Data's own layout (Docs/CoreDataFileFormat.md), so a
 /// store written by an Apple app opens here and the other way round.
@@ -18,6 +19,9 @@ import GRDB
 /// `Z_PRIMARYKEY` and the tables and columns the model's layout computes.
 ///
 /// All access goes through one GRDB `DatabaseQueue`, which serialises calls from any thread.
+/// ``close()`` closes it and every other connection the store opened; SQLite then removes the
+/// `-wal` and `-shm` files of the cleanly closed file, and the store refuses further work with
+/// ``CoreStackError/storeClosed(_:)``.
 ///
 /// `@unchecked Sendable`: every stored property is a `let` of a `Sendable` type except
 /// ``migrationsOnOpen``, which the opening initialisers set before they return the store and
@@ -60,7 +64,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// creates them for a read-only connection to a WAL-mode file; ``deinit`` removes the ones
     /// this store created (through ``SQLiteSideFiles``, which counts every store's connection),
     /// so reading a store leaves its folder as it was found.
-    private let sideFilesAtOpen: (wal: Bool, shm: Bool)?
+    let sideFilesAtOpen: (wal: Bool, shm: Bool)?
+    /// Set by ``close()``; read before every access (an atomic load, no lock).
+    let closedFlag = Atomic<Bool>(false)
     let schema: SQLiteSchema
     let tablePlans: [String: TablePlan]
     let entityPlans: [Int: EntityPlan]
@@ -318,11 +324,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     deinit {
-        offQueueReader.close()
-        // Side files go only once the connection is closed: an open connection still uses its -shm.
-        let closed = (try? dbQueue.close()) != nil
-        let had: (wal: Bool, shm: Bool) = closed ? sideFilesAtOpen ?? (true, true) : (true, true)
-        SQLiteSideFiles.closed(path, hadWAL: had.wal, hadSHM: had.shm)
+        close()
     }
 
     /// The binary property list of `Z_METADATA` for a new store.
@@ -649,20 +651,23 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Runs `body` in a read transaction on the store's connection queue.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.wrap(path) { try dbQueue.read { db in try markingAccess { try body(db) } } }
+        try checkOpen()
+        return try Self.wrap(path) { try dbQueue.read { db in try markingAccess { try body(db) } } }
     }
 
     /// A read made of one SELECT statement: SQLite runs a lone statement in its own implicit
     /// read transaction, so it skips what ``read(_:)`` adds around a block (BEGIN/COMMIT and
     /// GRDB's `query_only` pragma on and off, four more statements for every fault that fires).
     func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.wrap(path) { try dbQueue.inDatabase { db in try markingAccess { try body(db) } } }
+        try checkOpen()
+        return try Self.wrap(path) { try dbQueue.inDatabase { db in try markingAccess { try body(db) } } }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`, waiting up to 10 s for another
     /// connection's write lock); with history tracking, the rows it wrote are recorded as one
     /// history transaction before it commits.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try checkOpen()
         guard !isReadOnly else { throw CoreStackError.readOnlyStore(path) }
         guard let tracker = historyTracker else {
             return try Self.wrap(path) { try dbQueue.write { db in try markingAccess { try body(db) } } }
