@@ -110,8 +110,12 @@ public enum MigrateCommand {
     /// Objects per entity (sub-entities included) in the store opened read-only with `model`.
     private static func counts(_ url: URL, _ model: ManagedObjectModel) throws -> [(name: String, count: Int)] {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(try SQLiteStore(url: url, model: model, readOnly: true))
-        defer { coordinator.removePersistentStore() }
+        let store = try SQLiteStore(url: url, model: model, readOnly: true)
+        try coordinator.addPersistentStore(store)
+        defer {
+            try? coordinator.remove(store)
+            store.close()
+        }
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "stackscope-migrate")
         return try context.performAndWait {
             try model.entities.map { e in (e.name, try context.count(for: FetchRequest<ManagedObject>(entityName: e.name))) }

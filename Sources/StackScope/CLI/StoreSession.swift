@@ -40,7 +40,21 @@ public final class StoreSession {
         self.context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "stackscope")
     }
 
-    deinit { coordinator.removePersistentStore() }
+    /// Removes the store from the coordinator and closes it (``SQLiteStore/close()``), so no
+    /// `-wal` or `-shm` is left beside the file; the session's context then gets
+    /// ``CoreStackError/noStore(_:)``. The session closes itself when freed; closing twice does nothing.
+    ///
+    /// ```swift
+    /// let session = try StoreSession.open(storePath: path, modelPath: nil)
+    /// defer { session.close() }
+    /// ```
+    public func close() {
+        guard let store = coordinator.persistentStore else { return }
+        try? coordinator.remove(store)
+        (store as? SQLiteStore)?.close()
+    }
+
+    deinit { close() }
 
     /// Opens a store read-only, choosing its model in this order:
     ///

@@ -30,10 +30,9 @@ extension SQLiteStore {
     public func close() {
         guard !closedFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
         offQueueReader.close()
-        // Side files go only once the connection is closed: an open connection still uses its -shm.
-        let closed = (try? dbQueue.close()) != nil
-        let had: (wal: Bool, shm: Bool) = closed ? sideFilesAtOpen ?? (true, true) : (true, true)
-        SQLiteSideFiles.closed(path, hadWAL: had.wal, hadSHM: had.shm)
+        // Counted closed only once closed (an open connection still uses its -shm): a connection
+        // that fails to close (statements left unfinalised) keeps the side files.
+        if (try? dbQueue.close()) != nil { SQLiteSideFiles.closed(path) }
     }
 
     /// Whether ``close()`` was called (or the store is being freed).

@@ -60,11 +60,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let dbQueue: DatabaseQueue
     /// A read-only connection for long reads off a context's queue (opened on first use).
     let offQueueReader: SQLiteOffQueueReader
-    /// For a read-only store: whether the `-wal` and `-shm` files existed when it opened. SQLite
-    /// creates them for a read-only connection to a WAL-mode file; ``deinit`` removes the ones
-    /// this store created (through ``SQLiteSideFiles``, which counts every store's connection),
-    /// so reading a store leaves its folder as it was found.
-    let sideFilesAtOpen: (wal: Bool, shm: Bool)?
+    /// Side files: the store counts its connection with ``SQLiteSideFiles`` (as do the
+    /// off-queue reader and streams), and the last connection of the file to close removes the
+    /// `-wal` and `-shm` SQLite created for a read-only connection, so reading a store leaves its
+    /// folder as it was found.
     /// Set by ``close()``; read before every access (an atomic load, no lock).
     let closedFlag = Atomic<Bool>(false)
     let schema: SQLiteSchema
@@ -252,8 +251,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.model = model
         self.isReadOnly = readOnly
-        let fm = FileManager.default
-        sideFilesAtOpen = readOnly ? (fm.fileExists(atPath: path + "-wal"), fm.fileExists(atPath: path + "-shm")) : nil
         SQLiteSideFiles.opened(path)
         var config = Configuration()
         config.readonly = readOnly
@@ -439,10 +436,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         config.label = label
         // A read-only connection to a WAL-mode file creates empty -wal and -shm files; remove the
         // ones this inspection created so a refused file is left exactly as it was found.
-        let fm = FileManager.default
-        let hadWAL = fm.fileExists(atPath: path + "-wal"), hadSHM = fm.fileExists(atPath: path + "-shm")
         SQLiteSideFiles.opened(path)
-        defer { SQLiteSideFiles.closed(path, hadWAL: hadWAL, hadSHM: hadSHM) }
+        defer { SQLiteSideFiles.closed(path) }
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             defer { try? queue.close() }
