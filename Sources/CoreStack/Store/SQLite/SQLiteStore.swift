@@ -36,7 +36,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let model: ManagedObjectModel
     /// The store's UUID (`Z_METADATA.Z_UUID`).
     public let identifier: String
-    /// The store file.
+    /// The store file, as given when the store was opened (a symbolic link stays the link: the
+    /// file opened is its target).
     public let url: URL?
     /// Whether the store was opened read-only (writes throw ``CoreStackError/readOnlyStore(_:)``).
     public let isReadOnly: Bool
@@ -244,7 +245,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     private init(
         url: URL, model: ManagedObjectModel, readOnly: Bool, inspection: Inspection?, options: PersistentStoreOptions = PersistentStoreOptions()
     ) throws {
-        let path = url.path
+        // Through a symbolic link, the file SQLite opens (and puts its -wal and -shm beside) is the target.
+        let path = Self.resolvedFileURL(url).path
         self.path = path
         self.offQueueReader = SQLiteOffQueueReader(path: path)
         self.options = options
@@ -384,6 +386,17 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     // MARK: - Inspecting a file
 
+    /// The file a store URL names: symbolic links resolved (every component), so the store, its
+    /// `-wal` and `-shm`, a migration's temporary files and the file it moves into place are the
+    /// target's, and a link stays a link. A URL that names no file yet is returned as it is.
+    ///
+    /// ```swift
+    /// SQLiteStore.resolvedFileURL(URL(fileURLWithPath: "/work/link.sqlite"))   // /data/Library.sqlite
+    /// ```
+    static func resolvedFileURL(_ url: URL) -> URL {
+        url.isFileURL ? url.resolvingSymlinksInPath() : url
+    }
+
     /// Reads what a file holds without changing it (a read-only connection).
     static func inspect(url: URL) throws -> Inspection {
         try readOnlyAccess(url: url, label: "CoreStack.SQLiteStore.inspect") { db in try inspect(db, path: url.path) }
@@ -418,7 +431,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Runs `body` on a read-only connection to the file at `url`, and removes the empty `-wal`
     /// and `-shm` files SQLite creates for a WAL-mode file, so the folder is left as found.
     private static func readOnlyAccess<T>(url: URL, label: String, _ body: (Database) throws -> T) throws -> T {
-        let path = url.path
+        let path = resolvedFileURL(url).path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreStackError.notAStore(path: path, reason: "the file does not exist")
         }
