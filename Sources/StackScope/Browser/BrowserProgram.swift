@@ -376,9 +376,12 @@ public final class BrowserProgram {
     }
 
     /// Brings the stack up to date with another process's commit: the transactions merged into the
-    /// root and main contexts (tables, counts and the detail follow), or without history a re-read.
+    /// root and main contexts (tables, counts and the detail follow), or without history (a store
+    /// that keeps none, a write by a tool that adds none) a re-read; a replaced file gets `R`'s message.
     private func mergeRemote(_ change: RemoteStoreChange) {
-        guard !change.transactions.isEmpty else {
+        // A write that kept no history (sqlite3, a script), or a file another process put at the
+        // path: the same re-read as `R`, which says so for a replaced file.
+        guard change.kind == .commit, !change.transactions.isEmpty else {
             run(.refresh)
             return
         }

@@ -67,6 +67,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// folder as it was found.
     /// Set by ``close()``; read before every access (an atomic load, no lock).
     let closedFlag = Atomic<Bool>(false)
+    /// Write transactions this store ran (counted as they end, committed or not): the
+    /// remote-change monitor, which sees other connections' commits only, learns of this
+    /// connection's from it (one relaxed atomic add per save).
+    let ownWriteCount = Atomic<Int>(0)
     let schema: SQLiteSchema
     let tablePlans: [String: TablePlan]
     let entityPlans: [Int: EntityPlan]
@@ -677,6 +681,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try checkOpen()
         guard !isReadOnly else { throw CoreStackError.readOnlyStore(path) }
+        defer { ownWriteCount.wrappingAdd(1, ordering: .relaxed) }
         guard let tracker = historyTracker else {
             return try Self.wrap(path) { try dbQueue.write { db in try markingAccess { try body(db) } } }
         }
