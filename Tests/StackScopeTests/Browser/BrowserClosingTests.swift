@@ -42,3 +42,27 @@ import Testing
         #expect(session.coordinator.persistentStore == nil, "the store left the session's coordinator")
     }
 }
+
+/// Another process replacing the store file under an open browser (the demo's `:reset` in a second
+/// stackscope): noticed by the remote-change monitor, with the message `R` gives, without `R`.
+@Suite struct BrowserReplacedFileTests {
+    @Test("a store file replaced by another (a new inode renamed over the path) shows R's 'replaced by another file' message by itself")
+    func replacedFileNoticed() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = TestSupport.fixture("stores/bnr-CoreDataStack/TestModel.sqlite")
+        let url = folder.appendingPathComponent("TestModel.sqlite")
+        try FileManager.default.copyItem(at: source, to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        let model = TestSupport.fixture("models/bnr-CoreDataStack-2015/TestModel.xcdatamodeld").path
+        let session = try BrowserSession.open(storePath: url.path, modelPath: model, readOnly: false)
+        let harness = try BrowserHarness(session: session)
+        defer { harness.onMain { _ = harness.program.shutDown() } }
+        let copy = folder.appendingPathComponent("new.sqlite")
+        try FileManager.default.copyItem(at: source, to: copy)
+        #expect(rename(copy.path, url.path) == 0)
+        // The status line holds R's message whole (the screen cuts it at the terminal's width).
+        let noticed = harness.waitUntil(timeout: 30) { $0.status.message?.contains("was replaced by another file while open") == true }
+        #expect(noticed, "status: \(harness.state.status.message ?? "")")
+    }
+}
