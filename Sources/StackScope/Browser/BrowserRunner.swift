@@ -28,6 +28,7 @@ public enum BrowserRunner {
             backend = try CursesBackend(mouse: mouse)
         } catch {
             signals.cancel()
+            session.close()  // exit frees nothing: the store's -wal and -shm go now
             FileHandle.standardError.write(Data("stackscope: error: \(error)\n".utf8))
             exit(1)
         }
