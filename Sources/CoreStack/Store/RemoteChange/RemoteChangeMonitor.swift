@@ -62,6 +62,8 @@ final class RemoteChangeMonitor: @unchecked Sendable {
             timer?.cancel()
             return
         }
+        // A closed store (removed from its coordinator next) has nothing more to report.
+        guard !store.isClosed else { return }
         // Another process replaced (or deleted) the file at the path: the store's connection still
         // reads the old inode, whose data version never moves again. One stat(2) per poll.
         if let url = store.url {
