@@ -64,5 +64,7 @@ import Testing
         // The status line holds R's message whole (the screen cuts it at the terminal's width).
         let noticed = harness.waitUntil(timeout: 30) { $0.status.message?.contains("was replaced by another file while open") == true }
         #expect(noticed, "status: \(harness.state.status.message ?? "")")
+        // The saves pane says what happened, not that something was committed.
+        #expect(harness.state.saves.entries.contains { $0.note?.contains("put another file at the store's path") == true })
     }
 }
