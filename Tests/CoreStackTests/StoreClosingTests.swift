@@ -48,6 +48,10 @@ import Testing
         let book = try #require(store.model.entity(named: "Book"))
         #expect(throws: CoreStackError.storeClosed(path)) { try store.fetch(StoreFetchRequest(entity: book)) }
         #expect(throws: CoreStackError.storeClosed(path)) { try store.newPrimaryKeys(for: book, count: 1) }
+        // A stream opens a connection of its own: not after the close (no side files made again).
+        #expect(throws: CoreStackError.storeClosed(path)) {
+            try store.fetch(StoreFetchRequest(entity: book), withToMany: false) { _, _ in }
+        }
         store.close()   // a second close does nothing
         #expect(try names(folder) == ["Closing.sqlite"])
         // The file is whole: it opens again with its three books.
