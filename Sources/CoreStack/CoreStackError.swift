@@ -71,6 +71,13 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     case readOnlyStore(String)
     /// A context has no coordinator and no parent, or the coordinator has no store.
     case noStore(String)
+    /// The store was closed (``SQLiteStore/close()``) and refuses further work; the value is its path.
+    ///
+    /// ```swift
+    /// store.close()
+    /// catch let CoreStackError.storeClosed(path) { print(path) } // a fetch after the close
+    /// ```
+    case storeClosed(String)
 
     /// A one-line message a person can act on.
     public var description: String {
@@ -123,6 +130,8 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
             return "the store \(path) is open read-only"
         case let .noStore(message):
             return "no store: \(message)"
+        case let .storeClosed(path):
+            return "the store \(path) is closed"
         }
     }
 }

@@ -82,7 +82,12 @@ struct BrowseOptions: ParsableArguments {
             FileHandle.standardError.write(Data("stackscope: error: \(StackScopeErrorMessage.line(for: error))\n".utf8))
             throw ExitCode.failure
         }
-        try requireTerminal()
+        do {
+            try requireTerminal()
+        } catch {
+            session.close()
+            throw error
+        }
         BrowserRunner.run(session: session, mouse: !noMouse)
     }
 }

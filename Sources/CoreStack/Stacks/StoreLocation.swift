@@ -101,13 +101,16 @@ public enum StoreLocation {
 
     /// Moves a store and its `-wal` and `-shm` files aside, next to it, under a timestamped name
     /// (`LocalData.sqlite` → `LocalData.quarantined-20250102-030405-678.sqlite`), and returns the
-    /// new URL of the store file.
+    /// new URL of the store file. When `storeURL` is a symbolic link, its target is moved.
     ///
     /// ```swift
     /// let moved = try StoreLocation.quarantineStore(at: url)
     /// ```
     @discardableResult
     public static func quarantineStore(at storeURL: URL, date: Date = Date()) throws -> URL {
+        // Through a symbolic link, the target (and the side files SQLite put beside it) moves
+        // aside; the link stays, leading nowhere until a new store is made at its target.
+        let storeURL = SQLiteStore.resolvedFileURL(storeURL)
         let fm = FileManager.default
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -67,7 +67,30 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Removes the store and empties the row cache.
+    /// Removes `store` from the coordinator, as Core Data's `remove(_:)`: the remote-change
+    /// monitor stops watching its file, its rows leave the row cache, and contexts of this
+    /// coordinator fetching, firing faults or saving afterwards get ``CoreStackError/noStore(_:)``
+    /// (their unsaved changes stay unsaved). The store stays open; ``SQLiteStore/close()``
+    /// closes its file.
+    ///
+    /// ```swift
+    /// try coordinator.remove(store)
+    /// store.close()
+    /// ```
+    /// - Throws: ``CoreStackError/noStore(_:)`` when `store` is not this coordinator's store.
+    public func remove(_ store: any PersistentStore) throws {
+        guard let current = persistentStore, current === store else {
+            throw CoreStackError.noStore(
+                "the store \(store.url?.path ?? store.identifier) is not this coordinator's store")
+        }
+        removePersistentStore()
+    }
+
+    /// Removes the store and empties the row cache (``remove(_:)`` without naming the store).
+    ///
+    /// ```swift
+    /// coordinator.removePersistentStore()
+    /// ```
     public func removePersistentStore() {
         // Stop the remote-change monitor first, outside the lock: a poll in flight delivers
         // through this lock (row cache, contexts, observers reading the coordinator), and stopping
@@ -76,6 +99,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         store = nil
+        // A read in flight when the store left must not put its rows in the (now empty) cache.
+        generation &+= 1
         rowCache.removeAll()
         permanentIDs.removeAll()
     }

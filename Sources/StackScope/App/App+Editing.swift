@@ -89,9 +89,14 @@ extension App {
                 note: t.processID == own ? "(this process, another coordinator · transaction \(t.transactionNumber))" : "(other process · transaction \(t.transactionNumber))"))
         }
         if change.transactions.isEmpty {
+            let note: String = switch change.kind {
+            case .commit: "committed to the store (no history kept here: re-reading)"
+            case .commitWithoutHistory: "committed to the store without adding history (sqlite3, a script?): re-reading"
+            case .fileReplaced: "put another file at the store's path (or deleted it)"
+            }
             entries.append(SaveLogEntry(
                 date: change.noticedAt, contextName: "other process", origin: .remote, inserted: [], updated: [], deleted: [],
-                note: "committed to the store (no history kept here: re-reading)"))
+                note: note))
         }
         for e in entries { s.saves.append(e) }
         if s.saves.follow { s.saves.scroll.selection = max(0, s.saves.visibleIndices.count - 1) }

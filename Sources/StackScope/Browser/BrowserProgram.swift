@@ -39,7 +39,7 @@ public final class BrowserProgram {
     private var saveObserver: (any NSObjectProtocol)?
     /// Other processes' commits to the store file (renewed when the store is replaced).
     var remoteObservation: RemoteChangeObservation?
-    private var ticker: (any DispatchSourceTimer)?
+    var ticker: (any DispatchSourceTimer)?
     /// Jobs scheduled on the main queue and not finished (for ``isIdle``).
     private var pendingJobs = 0
     /// The table fetch whose query is running off the main queue (Esc cancels it).
@@ -52,8 +52,10 @@ public final class BrowserProgram {
     }
     /// Asked to suspend the process (Ctrl-Z); the terminal backend does it.
     public var suspendHandler: () -> Void = {}
-    /// Called once when the app quits.
+    /// Called once when the app quits, after ``shutDown()`` saved the session and closed its stores.
     public var quitHandler: () -> Void = {}
+    /// What ``shutDown()`` did: nil before it ran, then the save error's line or nil.
+    var shutDownOutcome: String??
     /// The last text copied (for tests).
     public private(set) var lastCopied: String?
     /// How many frames were rendered.
@@ -285,8 +287,7 @@ public final class BrowserProgram {
             backend.invalidate()
             dirty = true
         case .quit:
-            ticker?.cancel()
-            ticker = nil
+            shutDown()
             quitHandler()
         case let .edit(edit):
             runEdit(edit)
@@ -375,9 +376,12 @@ public final class BrowserProgram {
     }
 
     /// Brings the stack up to date with another process's commit: the transactions merged into the
-    /// root and main contexts (tables, counts and the detail follow), or without history a re-read.
+    /// root and main contexts (tables, counts and the detail follow), or without history (a store
+    /// that keeps none, a write by a tool that adds none) a re-read; a replaced file gets `R`'s message.
     private func mergeRemote(_ change: RemoteStoreChange) {
-        guard !change.transactions.isEmpty else {
+        // A write that kept no history (sqlite3, a script), or a file another process put at the
+        // path: the same re-read as `R`, which says so for a replaced file.
+        guard change.kind == .commit, !change.transactions.isEmpty else {
             run(.refresh)
             return
         }

@@ -28,6 +28,7 @@ public enum BrowserRunner {
             backend = try CursesBackend(mouse: mouse)
         } catch {
             signals.cancel()
+            session.close()  // exit frees nothing: the store's -wal and -shm go now
             FileHandle.standardError.write(Data("stackscope: error: \(error)\n".utf8))
             exit(1)
         }
@@ -89,17 +90,25 @@ final class RunnerState: @unchecked Sendable {
     }
 
     /// Saves what the session holds (the framework's save-on-termination, in the browser's own
-    /// order), gives the terminal back, then ends the process.
+    /// order) and closes its stores (``BrowserProgram/shutDown()``), gives the terminal back, then
+    /// ends the process. Every way out comes here: quit, `:q`, end of input, SIGINT/SIGTERM/SIGHUP.
     func finish(status: Int32) {
         guard !finished else { return }
         finished = true
         input?.cancel()
-        let saveError = session.flatMap { s -> String? in
-            do {
-                try s.saveAll()
-                return nil
-            } catch {
-                return StackScopeErrorMessage.line(for: error)
+        // Saves the session and closes every store it opened (SQLite then removes the -wal and -shm).
+        let saveError: String?
+        if let program {
+            saveError = program.shutDown()
+        } else {
+            saveError = session.flatMap { s -> String? in
+                defer { s.close() }
+                do {
+                    try s.saveAll()
+                    return nil
+                } catch {
+                    return StackScopeErrorMessage.line(for: error)
+                }
             }
         }
         backend?.restore()

@@ -222,6 +222,22 @@ public final class BrowserSession: @unchecked Sendable {
         return now == opened ? nil : "the store file \(storeURL.path) was replaced by another file while open: still showing the file as opened; restart stackscope to open the new one"
     }
 
+    /// Removes the store from the session's coordinator and closes it (``SQLiteStore/close()``),
+    /// so SQLite removes the file's `-wal` and `-shm` (those a read-only store created, or all
+    /// of them when no other connection uses the file). Contexts of the session then get
+    /// ``CoreStackError/noStore(_:)``. Call it last, after ``saveAll()``; closing twice does nothing.
+    ///
+    /// ```swift
+    /// try session.saveAll()
+    /// session.close()
+    /// ```
+    public func close() {
+        let coordinator = coordinator
+        guard let store = coordinator.persistentStore else { return }
+        try? coordinator.remove(store)
+        (store as? SQLiteStore)?.close()
+    }
+
     /// Saves the main context and, in a nested stack, the root context, so that nothing pending is
     /// lost when the process ends. Call on the main queue.
     public func saveAll() throws {

@@ -83,7 +83,15 @@ final class ScratchContexts {
 
     /// Closes every scratch context (after a reset their objects belong to a store that is gone).
     func closeAll() {
-        for s in all { if let t = s.token { s.context.removeObserver(t) } }
+        for s in all {
+            if let t = s.token { s.context.removeObserver(t) }
+            // A context on its own coordinator has its own connection to the file: close it, so
+            // the file's -wal and -shm can go when the browser's last connection closes.
+            if let c = s.coordinator, let store = c.persistentStore {
+                try? c.remove(store)
+                (store as? SQLiteStore)?.close()
+            }
+        }
         all.removeAll()
     }
 }

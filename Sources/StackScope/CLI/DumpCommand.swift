@@ -145,6 +145,8 @@ public enum DumpCommand {
         files: any StoreFileAccess = StoreFiles.standard
     ) throws -> [DumpedObject] {
         let session = try StoreSession.open(storePath: storePath, modelPath: modelPath, files: files)
+        // Closed on every way out (SQLite then removes the -wal and -shm), not left to the process exit.
+        defer { session.close() }
         return try dump(session: session, query: query)
     }
 
@@ -265,6 +267,8 @@ public enum DumpCommand {
         files: any StoreFileAccess = StoreFiles.standard, to output: (String) throws -> Void
     ) throws {
         let session = try StoreSession.open(storePath: storePath, modelPath: modelPath, files: files)
+        // Closed on every way out (SQLite then removes the -wal and -shm), not left to the process exit.
+        defer { session.close() }
         let dates = ISO8601DateFormatter()
         dates.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var count = 0

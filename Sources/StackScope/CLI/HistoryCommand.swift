@@ -30,6 +30,8 @@ public enum HistoryCommand {
         storePath: String, modelPath: String?, after: String?, author: String?, files: any StoreFileAccess = StoreFiles.standard
     ) throws -> Listing {
         let session = try StoreSession.open(storePath: storePath, modelPath: modelPath, files: files)
+        // Closed on every way out (SQLite then removes the -wal and -shm), not left to the process exit.
+        defer { session.close() }
         guard let store = session.coordinator.persistentStore as? SQLiteStore else {
             throw StackScopeError.invalidOption(name: "store", reason: "history needs an SQLite store")
         }

@@ -49,6 +49,8 @@ public enum InfoCommand {
         storePath: String, modelPath: String? = nil, files: any StoreFileAccess = StoreFiles.standard
     ) throws -> StoreInfo {
         let session = try StoreSession.open(storePath: storePath, modelPath: modelPath, files: files)
+        // Closed on every way out (SQLite then removes the -wal and -shm), not left to the process exit.
+        defer { session.close() }
         let context = session.context
         let entities = try context.performAndWait {
             try session.model.entities.map { e in

@@ -20,9 +20,8 @@ import Foundation
 public enum MigrateCommand {
     /// Plans, and unless `dryRun` performs, the migration; returns the report, ending with a newline.
     public static func run(storePath: String, modelPath: String, dryRun: Bool) throws -> String {
-        // Through a link, the store it points to is migrated (the migration replaces the file:
-        // done on the link's path, it would replace the link with a migrated copy).
-        let url = URL(fileURLWithPath: storePath).resolvingSymlinksInPath()
+        // Through a link, SQLiteMigration migrates and replaces the store it points to.
+        let url = URL(fileURLWithPath: storePath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw StackScopeError.storeNotFound(path: storePath)
@@ -76,8 +75,10 @@ public enum MigrateCommand {
         }
         // Said before anything is written, naming the store: else SQLite's error names the hidden
         // scratch file the migration makes beside the store.
-        let folder = url.deletingLastPathComponent().path
-        for path in [folder, url.path] where !FileManager.default.isWritableFile(atPath: path) {
+        // Through a link, the target's folder is where the migration writes.
+        let file = url.resolvingSymlinksInPath()
+        let folder = file.deletingLastPathComponent().path
+        for path in [folder, file.path] where !FileManager.default.isWritableFile(atPath: path) {
             throw StackScopeError.cannotMigrateReadOnly(store: storePath, path: path)
         }
         for step in steps { try SQLiteMigration.migrateStore(at: url, from: step.from, to: step.to) }
@@ -110,8 +111,12 @@ public enum MigrateCommand {
     /// Objects per entity (sub-entities included) in the store opened read-only with `model`.
     private static func counts(_ url: URL, _ model: ManagedObjectModel) throws -> [(name: String, count: Int)] {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(try SQLiteStore(url: url, model: model, readOnly: true))
-        defer { coordinator.removePersistentStore() }
+        let store = try SQLiteStore(url: url, model: model, readOnly: true)
+        try coordinator.addPersistentStore(store)
+        defer {
+            try? coordinator.remove(store)
+            store.close()
+        }
         let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "stackscope-migrate")
         return try context.performAndWait {
             try model.entities.map { e in (e.name, try context.count(for: FetchRequest<ManagedObject>(entityName: e.name))) }

@@ -9,7 +9,7 @@ import Foundation
 /// let n = try session.context.performAndWait { try session.context.count(for: FetchRequest<ManagedObject>(entityName: "Book")) }
 /// ```
 public final class StoreSession {
-    /// The store file's URL, symbolic links resolved (the file SQLite opens).
+    /// The store file's URL as given (through a symbolic link, the store opens its target).
     public let storeURL: URL
     /// The store's metadata, read before it was opened.
     public let metadata: StoreMetadata
@@ -40,7 +40,21 @@ public final class StoreSession {
         self.context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "stackscope")
     }
 
-    deinit { coordinator.removePersistentStore() }
+    /// Removes the store from the coordinator and closes it (``SQLiteStore/close()``), so no
+    /// `-wal` or `-shm` is left beside the file; the session's context then gets
+    /// ``CoreStackError/noStore(_:)``. The session closes itself when freed; closing twice does nothing.
+    ///
+    /// ```swift
+    /// let session = try StoreSession.open(storePath: path, modelPath: nil)
+    /// defer { session.close() }
+    /// ```
+    public func close() {
+        guard let store = coordinator.persistentStore else { return }
+        try? coordinator.remove(store)
+        (store as? SQLiteStore)?.close()
+    }
+
+    deinit { close() }
 
     /// Opens a store read-only, choosing its model in this order:
     ///
@@ -60,9 +74,9 @@ public final class StoreSession {
     public static func open(
         storePath: String, modelPath: String?, files: any StoreFileAccess = StoreFiles.standard
     ) throws -> StoreSession {
-        // The file a link points to: SQLite makes -wal and -shm beside it, and the store's
-        // read-only close removes the ones it made only where it looks for them.
-        let url = URL(fileURLWithPath: storePath).resolvingSymlinksInPath()
+        // Through a symbolic link, SQLiteStore opens (and cleans up beside) the target itself;
+        // the session shows the path given.
+        let url = URL(fileURLWithPath: storePath)
         let metadata = try files.metadata(at: url)
         if let modelPath {
             let modelURL = URL(fileURLWithPath: modelPath)

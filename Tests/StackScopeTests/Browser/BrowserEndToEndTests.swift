@@ -89,7 +89,7 @@ struct BrowserEndToEndTests {
         try quitAndCheck(tmux, before)
     }
 
-    @Test("a save by another process shows after R, with what changed")
+    @Test("a save by another process (sqlite3, no history) shows by itself with what changed; R after it finds the counts unchanged")
     func otherProcessSave() throws {
         let store = try demoStore(size: 120)
         let (tmux, before) = try shell()
@@ -111,9 +111,10 @@ struct BrowserEndToEndTests {
         try sqlite.run()
         sqlite.waitUntilExit()
         try #require(sqlite.terminationStatus == 0, "sqlite3 is needed (apt-get install sqlite3)")
-        try tmux.sendKeys("R")
         try tmux.waitFor(text: "Genre \(count) → \(count + 1) (+1)", timeout: 30)
         try tmux.waitFor(text: "Genre · \(count + 1) objects", timeout: 30)
+        try tmux.sendKeys("R")
+        try tmux.waitFor(text: "object counts unchanged", timeout: 30)
         try quitAndCheck(tmux, before)
     }
 

@@ -14,6 +14,14 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     private var timer: (any DispatchSourceTimer)?
     private var lastVersion: Int64
     private var lastTransaction: Int64
+    /// With history: the keys after the last commit seen, to tell a key reservation (no history,
+    /// nothing to report) from another tool's write (no history, reported).
+    private var lastKeys: StoreKeyFingerprint?
+    /// The device and inode of the file at the store's path, as last seen (nil: no file).
+    private var lastFile: StoreFileIdentity?
+    /// ``SQLiteStore/ownWriteCount`` as last seen: this connection's own commits move the keys
+    /// without moving the data version, so `lastKeys` is read again after them.
+    private var lastOwnWrites = 0
 
     init(store: SQLiteStore, coordinator: PersistentStoreCoordinator) throws {
         self.store = store
@@ -22,6 +30,9 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         store.historyTracker?.recordOwnTransactions()
         lastVersion = try store.dataVersion()
         lastTransaction = try store.currentPersistentHistoryToken().transactionNumber
+        lastOwnWrites = store.ownWriteCount.load(ordering: .relaxed)
+        lastKeys = (try? store.hasPersistentHistory()) == true ? try? StoreKeyFingerprint(store) : nil
+        lastFile = store.url.flatMap(StoreFileIdentity.init(url:))
     }
 
     func start(interval: Duration) {
@@ -51,22 +62,60 @@ final class RemoteChangeMonitor: @unchecked Sendable {
             timer?.cancel()
             return
         }
-        guard let version = try? store.dataVersion(), version != lastVersion else { return }
+        // A closed store (removed from its coordinator next) has nothing more to report.
+        guard !store.isClosed else { return }
+        // Another process replaced (or deleted) the file at the path: the store's connection still
+        // reads the old inode, whose data version never moves again. One stat(2) per poll.
+        if let url = store.url {
+            let file = StoreFileIdentity(url: url)
+            if file != lastFile {
+                lastFile = file
+                let change = RemoteStoreChange(
+                    storeURL: url, storeIdentifier: store.identifier, historyToken: nil, transactions: [], noticedAt: Date(),
+                    kind: .fileReplaced)
+                coordinator.deliverRemoteChange(change, historyKnown: false)
+                return
+            }
+        }
+        let ownWrites = store.ownWriteCount.load(ordering: .relaxed)
+        let ownMoved = ownWrites != lastOwnWrites
+        lastOwnWrites = ownWrites
+        guard let version = try? store.dataVersion(), version != lastVersion else {
+            // Only this connection committed: the keys it moved are the new baseline.
+            if ownMoved, lastKeys != nil { lastKeys = try? StoreKeyFingerprint(store) }
+            return
+        }
         lastVersion = version
         let noticed = Date()
         var transactions: [PersistentHistoryTransaction] = []
         var token: PersistentHistoryToken?
-        let hasHistory = (try? store.hasPersistentHistory()) ?? false
+        var kind = RemoteStoreChangeKind.commit
+        var hasHistory = (try? store.hasPersistentHistory()) ?? false
         if hasHistory {
             guard let found = try? store.foreignTransactions(after: lastTransaction) else { return }
             lastTransaction = found.last
-            // A commit that added no history (a key reservation before a save): nothing to report.
-            if found.transactions.isEmpty { return }
-            transactions = found.transactions
             token = PersistentHistoryToken(storeIdentifier: store.identifier, transactionNumber: found.last)
+            // Only when the data version moved: a few page reads per entity table.
+            let keys = try? StoreKeyFingerprint(store)
+            defer { lastKeys = keys }
+            if found.transactions.isEmpty {
+                // A key reservation before a save (its history comes with the save): nothing to
+                // report. When this connection also committed since the last poll, the baseline is
+                // stale: any move of Z_MAX counts as a reservation then (a tool's write landing in
+                // the same poll as one of this store's own saves goes unreported).
+                if let keys, let earlier = lastKeys,
+                    keys.isKeyReservation(after: earlier) || (ownMoved && keys.maxKeys != earlier.maxKeys)
+                { return }
+                // Another tool's write (sqlite3, a script): what changed is not known.
+                kind = .commitWithoutHistory
+                hasHistory = false
+            } else {
+                transactions = found.transactions
+            }
         }
         let change = RemoteStoreChange(
-            storeURL: store.url, storeIdentifier: store.identifier, historyToken: token, transactions: transactions, noticedAt: noticed)
+            storeURL: store.url, storeIdentifier: store.identifier, historyToken: token, transactions: transactions, noticedAt: noticed,
+            kind: kind)
         coordinator.deliverRemoteChange(change, historyKnown: hasHistory)
     }
 }

@@ -27,14 +27,31 @@ public struct RemoteStoreChange: Sendable, Hashable {
     /// ```swift
     /// let change = RemoteStoreChange(storeURL: url, storeIdentifier: id, historyToken: nil, transactions: [], noticedAt: Date())
     /// ```
+    /// What the change is when it carries no history transaction of its own.
+    ///
+    /// ```swift
+    /// switch change.kind {
+    /// case .commit: merge(change.transactions)          // empty when the store keeps no history
+    /// case .commitWithoutHistory: refetchEverything()    // e.g. `sqlite3 Books.sqlite "UPDATE …"`
+    /// case .fileReplaced: reopenTheStore()               // another process put a new file at the path
+    /// }
+    /// ```
+    public var kind: RemoteStoreChangeKind
+
+    /// A change as the coordinator reports it (``kind`` ``RemoteStoreChangeKind/commit`` unless said).
+    ///
+    /// ```swift
+    /// let change = RemoteStoreChange(storeURL: url, storeIdentifier: id, historyToken: nil, transactions: [], noticedAt: Date())
+    /// ```
     public init(
         storeURL: URL?, storeIdentifier: String, historyToken: PersistentHistoryToken?, transactions: [PersistentHistoryTransaction],
-        noticedAt: Date
+        noticedAt: Date, kind: RemoteStoreChangeKind = .commit
     ) {
         self.storeURL = storeURL
         self.storeIdentifier = storeIdentifier
         self.historyToken = historyToken
         self.transactions = transactions
         self.noticedAt = noticedAt
+        self.kind = kind
     }
 }

@@ -59,7 +59,8 @@ public enum SQLiteMigration {
 
     /// Migrates the store at `url`, written with `source`, to `destination`, and returns what changed.
     /// The store must not be open elsewhere. Objects keep their primary keys and the store keeps
-    /// its UUID, so object IDs survive.
+    /// its UUID, so object IDs survive. When `url` is a symbolic link, the file it points to is
+    /// migrated and replaced; the link stays a link.
     ///
     /// ```swift
     /// let plan = try SQLiteMigration.migrateStore(at: url, from: v3, to: v4)
@@ -80,6 +81,8 @@ public enum SQLiteMigration {
     static func migrate(
         at url: URL, from source: ManagedObjectModel, to destination: ManagedObjectModel, stage: MigrationStage?
     ) throws -> MigrationPlan {
+        // Through a symbolic link: the target is migrated and replaced, the link stays a link.
+        let url = SQLiteStore.resolvedFileURL(url)
         let custom = stage?.kind == .custom ? stage : nil
         let map = try mapping(from: source, to: destination, lenient: custom != nil)
         let path = url.path

@@ -50,8 +50,8 @@ final class SQLiteOffQueueReader: Sendable {
                 guard let queue = try? DatabaseQueue(path: path, configuration: config),
                     (try? queue.inDatabase({ db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }))??.lowercased() == "wal"
                 else {
-                    // Counted as a connection that found the side files there: it removes nothing.
-                    SQLiteSideFiles.closed(path, hadWAL: true, hadSHM: true)
+                    // Not opened (or not WAL): uncounted again; the last connection out cleans up.
+                    SQLiteSideFiles.closed(path)
                     state = .unavailable
                     return nil
                 }
@@ -66,7 +66,7 @@ final class SQLiteOffQueueReader: Sendable {
         state.withLock { state in
             if case let .open(queue) = state {
                 try? queue.close()
-                SQLiteSideFiles.closed(path, hadWAL: true, hadSHM: true)
+                SQLiteSideFiles.closed(path)
             }
             state = .unavailable
         }

@@ -10,34 +10,49 @@ import Foundation
 /// ```swift
 /// SQLiteSideFiles.opened(path)
 /// // … read …
-/// SQLiteSideFiles.closed(path, hadWAL: false, hadSHM: false)   // removes what the read created
+/// SQLiteSideFiles.closed(path)   // the last connection out removes what the first found missing
 /// ```
 enum SQLiteSideFiles {
-    /// Open connections per path; the removal of side files runs under it too.
-    private static let openCount = LockedValue<[String: Int]>([:])
+    /// Per path: the connections open, and whether the `-wal` and `-shm` existed when the first
+    /// of them opened. The removal of side files runs under it too.
+    private static let open = LockedValue<[String: (count: Int, hadWAL: Bool, hadSHM: Bool)]>([:])
 
-    /// Counts a connection to the file at `path` as open.
+    /// Counts a connection to the file at `path` as open (call before opening it); the first one
+    /// records which side files were there already.
     static func opened(_ path: String) {
-        openCount.withLock { $0[path, default: 0] += 1 }
+        open.withLock { open in
+            if let entry = open[path] {
+                open[path] = (entry.count + 1, entry.hadWAL, entry.hadSHM)
+            } else {
+                let fm = FileManager.default
+                open[path] = (1, fm.fileExists(atPath: path + "-wal"), fm.fileExists(atPath: path + "-shm"))
+            }
+        }
     }
 
-    /// Counts a connection as closed, then removes the side files it created (`hadWAL`/`hadSHM`:
-    /// whether they existed before it opened) when nothing else uses them: the `-wal` only when
-    /// empty, the `-shm` only when no `-wal` with content needs it or no connection is left.
-    static func closed(_ path: String, hadWAL: Bool, hadSHM: Bool) {
-        openCount.withLock { openCount in
-            let left = (openCount[path] ?? 1) - 1
-            openCount[path] = left > 0 ? left : nil
-            guard left <= 0, !hadWAL || !hadSHM else { return }
+    /// Counts a connection as closed (call only once it is closed: an open connection still uses
+    /// its `-shm`). When it was the last one, removes the side files that were not there when the
+    /// first opened, whichever connection (store, stream, off-queue reader) closes last, and only
+    /// when nothing else uses them: the `-wal` only when empty, the `-shm` only when no connection
+    /// of any process holds a lock on it.
+    static func closed(_ path: String) {
+        open.withLock { open in
+            guard let entry = open[path] else { return }
+            guard entry.count <= 1 else {
+                open[path] = (entry.count - 1, entry.hadWAL, entry.hadSHM)
+                return
+            }
+            open[path] = nil
+            guard !entry.hadWAL || !entry.hadSHM else { return }
             let fm = FileManager.default
             let wal = path + "-wal", shm = path + "-shm"
             guard !lockedByAnyConnection(shm) else { return }
-            if !hadWAL, let size = (try? fm.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue == 0 {
+            if !entry.hadWAL, let size = (try? fm.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue == 0 {
                 try? fm.removeItem(atPath: wal)
             }
             // With no connection left, the -shm holds nothing a later connection needs: SQLite
             // rebuilds the WAL index from the -wal when it opens the file again.
-            if !hadSHM { try? fm.removeItem(atPath: shm) }
+            if !entry.hadSHM { try? fm.removeItem(atPath: shm) }
         }
     }
 

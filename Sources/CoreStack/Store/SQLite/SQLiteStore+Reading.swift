@@ -510,10 +510,11 @@ extension SQLiteStore {
     }
 
     func withStreamingConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        try checkOpen()
         let config = Self.secondConnectionConfiguration(label: "CoreStack.SQLiteStore.stream")
         // The store's own connection keeps the side files; this one only counts while open.
         SQLiteSideFiles.opened(path)
-        defer { SQLiteSideFiles.closed(path, hadWAL: true, hadSHM: true) }
+        defer { SQLiteSideFiles.closed(path) }
         let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
         defer { try? queue.close() }
         return try Self.wrap(path) { try queue.read(body) }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A store in an SQLite file with Core Data's own layout (Docs/CoreDataFileFormat.md), so a
 /// store written by an Apple app opens here and the other way round.
@@ -18,6 +19,9 @@ import GRDB
 /// `Z_PRIMARYKEY` and the tables and columns the model's layout computes.
 ///
 /// All access goes through one GRDB `DatabaseQueue`, which serialises calls from any thread.
+/// ``close()`` closes it and every other connection the store opened; SQLite then removes the
+/// `-wal` and `-shm` files of the cleanly closed file, and the store refuses further work with
+/// ``CoreStackError/storeClosed(_:)``.
 ///
 /// `@unchecked Sendable`: every stored property is a `let` of a `Sendable` type except
 /// ``migrationsOnOpen``, which the opening initialisers set before they return the store and
@@ -32,7 +36,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let model: ManagedObjectModel
     /// The store's UUID (`Z_METADATA.Z_UUID`).
     public let identifier: String
-    /// The store file.
+    /// The store file, as given when the store was opened (a symbolic link stays the link: the
+    /// file opened is its target).
     public let url: URL?
     /// Whether the store was opened read-only (writes throw ``CoreStackError/readOnlyStore(_:)``).
     public let isReadOnly: Bool
@@ -56,11 +61,16 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let dbQueue: DatabaseQueue
     /// A read-only connection for long reads off a context's queue (opened on first use).
     let offQueueReader: SQLiteOffQueueReader
-    /// For a read-only store: whether the `-wal` and `-shm` files existed when it opened. SQLite
-    /// creates them for a read-only connection to a WAL-mode file; ``deinit`` removes the ones
-    /// this store created (through ``SQLiteSideFiles``, which counts every store's connection),
-    /// so reading a store leaves its folder as it was found.
-    private let sideFilesAtOpen: (wal: Bool, shm: Bool)?
+    /// Side files: the store counts its connection with ``SQLiteSideFiles`` (as do the
+    /// off-queue reader and streams), and the last connection of the file to close removes the
+    /// `-wal` and `-shm` SQLite created for a read-only connection, so reading a store leaves its
+    /// folder as it was found.
+    /// Set by ``close()``; read before every access (an atomic load, no lock).
+    let closedFlag = Atomic<Bool>(false)
+    /// Write transactions this store ran (counted as they end, committed or not): the
+    /// remote-change monitor, which sees other connections' commits only, learns of this
+    /// connection's from it (one relaxed atomic add per save).
+    let ownWriteCount = Atomic<Int>(0)
     let schema: SQLiteSchema
     let tablePlans: [String: TablePlan]
     let entityPlans: [Int: EntityPlan]
@@ -239,15 +249,14 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     private init(
         url: URL, model: ManagedObjectModel, readOnly: Bool, inspection: Inspection?, options: PersistentStoreOptions = PersistentStoreOptions()
     ) throws {
-        let path = url.path
+        // Through a symbolic link, the file SQLite opens (and puts its -wal and -shm beside) is the target.
+        let path = Self.resolvedFileURL(url).path
         self.path = path
         self.offQueueReader = SQLiteOffQueueReader(path: path)
         self.options = options
         self.url = url
         self.model = model
         self.isReadOnly = readOnly
-        let fm = FileManager.default
-        sideFilesAtOpen = readOnly ? (fm.fileExists(atPath: path + "-wal"), fm.fileExists(atPath: path + "-shm")) : nil
         SQLiteSideFiles.opened(path)
         var config = Configuration()
         config.readonly = readOnly
@@ -318,11 +327,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     deinit {
-        offQueueReader.close()
-        // Side files go only once the connection is closed: an open connection still uses its -shm.
-        let closed = (try? dbQueue.close()) != nil
-        let had: (wal: Bool, shm: Bool) = closed ? sideFilesAtOpen ?? (true, true) : (true, true)
-        SQLiteSideFiles.closed(path, hadWAL: had.wal, hadSHM: had.shm)
+        close()
     }
 
     /// The binary property list of `Z_METADATA` for a new store.
@@ -385,6 +390,17 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     // MARK: - Inspecting a file
 
+    /// The file a store URL names: symbolic links resolved (every component), so the store, its
+    /// `-wal` and `-shm`, a migration's temporary files and the file it moves into place are the
+    /// target's, and a link stays a link. A URL that names no file yet is returned as it is.
+    ///
+    /// ```swift
+    /// SQLiteStore.resolvedFileURL(URL(fileURLWithPath: "/work/link.sqlite"))   // /data/Library.sqlite
+    /// ```
+    static func resolvedFileURL(_ url: URL) -> URL {
+        url.isFileURL ? url.resolvingSymlinksInPath() : url
+    }
+
     /// Reads what a file holds without changing it (a read-only connection).
     static func inspect(url: URL) throws -> Inspection {
         try readOnlyAccess(url: url, label: "CoreStack.SQLiteStore.inspect") { db in try inspect(db, path: url.path) }
@@ -419,7 +435,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Runs `body` on a read-only connection to the file at `url`, and removes the empty `-wal`
     /// and `-shm` files SQLite creates for a WAL-mode file, so the folder is left as found.
     private static func readOnlyAccess<T>(url: URL, label: String, _ body: (Database) throws -> T) throws -> T {
-        let path = url.path
+        let path = resolvedFileURL(url).path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreStackError.notAStore(path: path, reason: "the file does not exist")
         }
@@ -437,10 +453,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         config.label = label
         // A read-only connection to a WAL-mode file creates empty -wal and -shm files; remove the
         // ones this inspection created so a refused file is left exactly as it was found.
-        let fm = FileManager.default
-        let hadWAL = fm.fileExists(atPath: path + "-wal"), hadSHM = fm.fileExists(atPath: path + "-shm")
         SQLiteSideFiles.opened(path)
-        defer { SQLiteSideFiles.closed(path, hadWAL: hadWAL, hadSHM: hadSHM) }
+        defer { SQLiteSideFiles.closed(path) }
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             defer { try? queue.close() }
@@ -649,21 +663,25 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Runs `body` in a read transaction on the store's connection queue.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.wrap(path) { try dbQueue.read { db in try markingAccess { try body(db) } } }
+        try checkOpen()
+        return try Self.wrap(path) { try dbQueue.read { db in try markingAccess { try body(db) } } }
     }
 
     /// A read made of one SELECT statement: SQLite runs a lone statement in its own implicit
     /// read transaction, so it skips what ``read(_:)`` adds around a block (BEGIN/COMMIT and
     /// GRDB's `query_only` pragma on and off, four more statements for every fault that fires).
     func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.wrap(path) { try dbQueue.inDatabase { db in try markingAccess { try body(db) } } }
+        try checkOpen()
+        return try Self.wrap(path) { try dbQueue.inDatabase { db in try markingAccess { try body(db) } } }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`, waiting up to 10 s for another
     /// connection's write lock); with history tracking, the rows it wrote are recorded as one
     /// history transaction before it commits.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try checkOpen()
         guard !isReadOnly else { throw CoreStackError.readOnlyStore(path) }
+        defer { ownWriteCount.wrappingAdd(1, ordering: .relaxed) }
         guard let tracker = historyTracker else {
             return try Self.wrap(path) { try dbQueue.write { db in try markingAccess { try body(db) } } }
         }

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+import Synchronization
+
+extension SQLiteStore {
+    /// Closes the store's connections: the off-queue reader's, then its own (waiting for a read or
+    /// save in progress on it to end). A stream running on its own connection closes that one
+    /// when it ends; none starts after the close.
+    ///
+    /// When the last connection to a WAL-mode file closes cleanly, SQLite checkpoints the `-wal`
+    /// into the file and deletes the `-wal` and `-shm` files. A read-only connection cannot do
+    /// that, so for a store opened read-only the side files it created are removed here, when
+    /// no other connection (of this or another process) still uses them. A store a writer still
+    /// has open keeps its side files.
+    ///
+    /// Afterwards every read, fetch, fault or save through the store throws
+    /// ``CoreStackError/storeClosed(_:)``. Closing twice does nothing. The store closes itself when
+    /// it is freed; call `close()` when the program ends without freeing it (`exit`), or to let
+    /// the file go before the store object goes.
+    ///
+    /// Remove the store from its coordinator first
+    /// (``PersistentStoreCoordinator/remove(_:)``), so contexts get a clear error and the
+    /// remote-change monitor stops watching the file:
+    ///
+    /// ```swift
+    /// try coordinator.remove(store)
+    /// store.close()
+    /// // no Books.sqlite-wal or Books.sqlite-shm left beside Books.sqlite
+    /// ```
+    public func close() {
+        guard !closedFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        offQueueReader.close()
+        // Counted closed only once closed (an open connection still uses its -shm): a connection
+        // that fails to close (statements left unfinalised) keeps the side files.
+        if (try? dbQueue.close()) != nil { SQLiteSideFiles.closed(path) }
+    }
+
+    /// Whether ``close()`` was called (or the store is being freed).
+    ///
+    /// ```swift
+    /// if !store.isClosed { try context.save() }
+    /// ```
+    public var isClosed: Bool {
+        closedFlag.load(ordering: .acquiring)
+    }
+
+    /// Throws ``CoreStackError/storeClosed(_:)`` once the store is closed.
+    @inline(__always)
+    func checkOpen() throws {
+        if closedFlag.load(ordering: .acquiring) { throw CoreStackError.storeClosed(path) }
+    }
+}
