@@ -38,7 +38,9 @@ extension SQLiteStore {
 
     /// A model inferred from the store's tables, for a store that carries no model of its own (see
     /// ``storedModel(at:)``): entities and hierarchy from `Z_PRIMARYKEY`, attributes from columns,
-    /// to-one relationships from foreign-key columns, many-to-many from join tables. Property names
+    /// to-one relationships from foreign-key columns (with their indexes, companion columns and data
+    /// as evidence), one-to-one pairs, inverse to-manys (marked
+    /// ``RelationshipDescription/isInferredInverse``), many-to-many from join tables. Property names
     /// are the column names without `Z` (the case is lost), and the model's
     /// ``ManagedObjectModel/origin`` is ``ModelOrigin/inferredFromSchema``. Reads without changing
     /// the file.
