@@ -322,6 +322,9 @@ extension SQLiteStore {
         private var defaults: [AttributeValue] = []
         private var toOneIndex: [(key: Int, entity: Int?)?] = []
         private var destinations: [EntityDescription] = []
+        /// Attribute slots with *Allows External Storage* (empty for most entities).
+        private var externalSlots: [Int] = []
+        private var externalFolder: URL?
 
         init(store: SQLiteStore) {
             self.store = store
@@ -338,6 +341,10 @@ extension SQLiteStore {
             defaults = plan.entity.defaultValues
             toOneIndex = plan.toOneIndex
             destinations = plan.entity.destinations
+            externalSlots = plan.entity.externalBinarySlots
+            if !externalSlots.isEmpty, externalFolder == nil, let url = store.url {
+                externalFolder = SQLiteExternalBinaryData.folder(forStoreAt: url)
+            }
             return true
         }
 
@@ -371,6 +378,7 @@ extension SQLiteStore {
                     }
                 }
             }
+            if !externalSlots.isEmpty { SQLiteExternalBinaryData.decode(&values, slots: externalSlots, folder: externalFolder) }
             var toOne: [ManagedObjectID?] = []
             if !toOneIndex.isEmpty { toOne = decodeToOne(h) }
             // Moved into the row (`consume`), not copied: a copy retains and releases each reference.
