@@ -102,3 +102,15 @@ struct ExternalBinaryDataTests {
         #expect(try Self.values(store, model)["new"]?.image == .data(Data([1, 2, 3])))
     }
 }
+
+extension ExternalBinaryDataTests {
+    @Test("the flag survives the store's own model cache: reopened with its stored model, a CoreStack store still decodes the column")
+    func flagInModelCache() throws {
+        let url = try Self.makeStore()
+        let stored = try #require(try SQLiteStore.storedModel(at: url))
+        #expect(stored.entity(named: "Photo")?.attribute(named: "image")?.allowsExternalBinaryDataStorage == true)
+        #expect(stored.entity(named: "Photo")?.attribute(named: "thumb")?.allowsExternalBinaryDataStorage == false)
+        let store = try SQLiteStore(url: url, model: stored)
+        #expect(try Self.values(store, stored)["inline"]?.image == .data(Data([0xDE, 0xAD, 0xBE, 0xEF])))
+    }
+}
