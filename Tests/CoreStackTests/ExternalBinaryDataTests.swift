@@ -114,3 +114,35 @@ extension ExternalBinaryDataTests {
         #expect(try Self.values(store, stored)["inline"]?.image == .data(Data([0xDE, 0xAD, 0xBE, 0xEF])))
     }
 }
+
+extension ExternalBinaryDataTests {
+    @Test("without the flag in the model (Apple's model cache, an inferred model) the marker bytes are the evidence: the column is decoded")
+    func flagFromTheColumns() throws {
+        let url = try Self.makeStore()
+        // The store's model cache as Core Data would write it: no CoreStack key for the flag.
+        let plain = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Photo", attributes: [
+                AttributeDescription("name", .string), AttributeDescription("image", .binaryData), AttributeDescription("thumb", .binaryData),
+            ], relationships: []),
+        ])
+        let folder = url.deletingLastPathComponent().appendingPathComponent("plain")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let plainURL = folder.appendingPathComponent("Photos.sqlite")
+        _ = try SQLiteStore(url: plainURL, model: plain)
+        let cache = try #require(try SQLiteStore.storedModelCache(at: plainURL))
+        try SchemaInferenceRelationshipTests.sqlite(url, "UPDATE Z_MODELCACHE SET Z_CONTENT = X'\(cache.map { String(format: "%02X", $0) }.joined())'")
+        let stored = try #require(try SQLiteStore.storedModel(at: url))
+        #expect(stored.entity(named: "Photo")?.attribute(named: "image")?.allowsExternalBinaryDataStorage == false)
+        let v = try Self.values(try SQLiteStore(url: url, model: stored, readOnly: true), stored)
+        #expect(v["file"]?.image == .data(Data("the big picture".utf8)))
+        // thumb holds one reference and one inline value, as image does: it is flagged too; the
+        // evidence is the column's, whatever the model says.
+        #expect(v["inline"]?.thumb == .data(Data([0xDE, 0xAD, 0xBE, 0xEF])))
+
+        // Inferred: the attribute is flagged.
+        try SchemaInferenceRelationshipTests.sqlite(url, "DELETE FROM Z_MODELCACHE")
+        let inferred = try SQLiteStore.inferredModel(at: url)
+        #expect(inferred.entity(named: "Photo")?.attribute(named: "IMAGE")?.allowsExternalBinaryDataStorage == true)
+        #expect(inferred.entity(named: "Photo")?.attribute(named: "NAME")?.allowsExternalBinaryDataStorage == false)
+    }
+}

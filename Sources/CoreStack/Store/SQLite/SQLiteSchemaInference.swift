@@ -24,6 +24,8 @@ import GRDB
 /// - Other columns are attributes, typed by their declared type (`INTEGER` → Integer 64, `FLOAT` →
 ///   Double, `TIMESTAMP` → Date, `DECIMAL` → Decimal, `VARCHAR` → String, `BLOB` → Binary, or UUID
 ///   when every value is 16 bytes).
+/// - A BLOB column whose sampled values all carry Core Data's external-storage marker byte is a
+///   Binary attribute with Allows External Storage (see ``SQLiteExternalBinaryData``).
 /// - Each join table `Z_<n><NAME>` with columns `Z_<a><X>` and `Z_<b><Y>` gives a many-to-many pair:
 ///   `X` on entity `b` (destination `a`) and `Y` on entity `a`, inverses of each other (ordered when
 ///   a `Z_FOK_` column follows it); a `REFLEXIVE` column makes a relationship its own inverse.
@@ -129,8 +131,11 @@ enum SQLiteSchemaInference {
                         owner: owner, name: property, table: table, column: name, destination: destination,
                         orderedInverse: names.contains("Z_FOK_" + property)))
                 } else {
+                    let type = try attributeType(db, table: table, column: c)
+                    let external = try type == .binaryData
+                        && SQLiteExternalBinaryData.columnHoldsMarkedValues(db, table: table, column: name)
                     attributes[owner, default: []].append(
-                        AttributeDescription(property, try attributeType(db, table: table, column: c)))
+                        AttributeDescription(property, type, allowsExternalBinaryDataStorage: external))
                 }
             }
         }
