@@ -108,3 +108,44 @@ struct SchemaInferenceRelationshipTests {
         #expect(expected > 0 && related.values.reduce(0) { $0 + $1.count } == expected)
     }
 }
+
+extension SchemaInferenceRelationshipTests {
+    @Test("two to-ones to one entity give MESSAGES_AS_SENDER and MESSAGES_AS_RECIPIENT; a Z_FOK_ column makes the inverse ordered")
+    func namesAndOrder() throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Person", attributes: [AttributeDescription("name", .string)], relationships: [
+                RelationshipDescription("sent", destination: "Message", inverse: "sender", toMany: true),
+                RelationshipDescription("received", destination: "Message", inverse: "recipient", toMany: true),
+            ]),
+            EntityDescription(name: "Message", attributes: [AttributeDescription("text", .string)], relationships: [
+                RelationshipDescription("sender", destination: "Person", inverse: "sent"),
+                RelationshipDescription("recipient", destination: "Person", inverse: "received"),
+                RelationshipDescription("folder", destination: "Folder", inverse: "items"),
+            ]),
+            EntityDescription(name: "Folder", attributes: [AttributeDescription("name", .string)], relationships: [
+                RelationshipDescription("items", destination: "Message", inverse: "folder", toMany: true, isOrdered: true),
+            ]),
+        ])
+        let url = try Fixtures.temporaryFolder().appendingPathComponent("Mail.sqlite")
+        _ = try SQLiteStore(url: url, model: model)
+        func ent(_ name: String) -> String { "(SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = '\(name)')" }
+        try Self.sqlite(url, """
+            INSERT INTO ZPERSON (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (10, \(ent("Person")), 1, 'Ann'), (11, \(ent("Person")), 1, 'Bob');
+            INSERT INTO ZFOLDER (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, \(ent("Folder")), 1, 'Inbox');
+            INSERT INTO ZMESSAGE (Z_PK, Z_ENT, Z_OPT, ZTEXT, ZSENDER, ZRECIPIENT, ZFOLDER, Z_FOK_FOLDER) VALUES
+              (1, \(ent("Message")), 1, 'hi', 10, 11, 1, 1), (2, \(ent("Message")), 1, 'yo', 11, 10, 1, 2);
+            DELETE FROM Z_MODELCACHE;
+            """)
+        let inferred = try SQLiteStore.inferredModel(at: url)
+        let message = try #require(inferred.entity(named: "Message"))
+        #expect(message.relationship(named: "SENDER")?.destinationEntityName == "Person")
+        #expect(message.relationship(named: "SENDER")?.inverseName == "MESSAGES_AS_SENDER")
+        #expect(message.relationship(named: "RECIPIENT")?.inverseName == "MESSAGES_AS_RECIPIENT")
+        let person = try #require(inferred.entity(named: "Person"))
+        #expect(person.relationship(named: "MESSAGES_AS_SENDER")?.isToMany == true)
+        #expect(person.relationship(named: "MESSAGES_AS_RECIPIENT")?.isInferredInverse == true)
+        let messages = try #require(inferred.entity(named: "Folder")?.relationship(named: "MESSAGES"))
+        #expect(messages.isOrdered && messages.isToMany && messages.inverseName == "FOLDER")
+        #expect(message.attribute(named: "SENDER") == nil && message.attribute(named: "FOK_FOLDER") == nil)
+    }
+}

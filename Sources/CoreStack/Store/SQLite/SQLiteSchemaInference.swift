@@ -139,9 +139,6 @@ enum SQLiteSchemaInference {
                 }
             }
         }
-        try addToOnes(
-            db, toOnes, byNumber: byNumber, tableName: tableName, attributes: attributes, relationships: &relationships)
-
         // Many-to-many join tables.
         for table in tableNames.sorted() where table.hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
             let cols = try columns(table).map(\.name)
@@ -172,14 +169,37 @@ enum SQLiteSchemaInference {
                 y, destination: eb.name, inverse: x, toMany: true, isOrdered: ordered(keys[1])))
         }
 
-        let descriptions = entities.map { e in
-            EntityDescription(
-                name: e.name,
-                superentityName: byNumber[e.superNumber]?.name,
-                attributes: attributes[e.number] ?? [],
-                relationships: relationships[e.number] ?? [])
+        try addToOnes(
+            db, toOnes, byNumber: byNumber, tableName: tableName, attributes: attributes, relationships: &relationships)
+
+        func descriptions(_ relationships: [Int: [RelationshipDescription]]) -> [EntityDescription] {
+            entities.map { e in
+                EntityDescription(
+                    name: e.name,
+                    superentityName: byNumber[e.superNumber]?.name,
+                    attributes: attributes[e.number] ?? [],
+                    relationships: relationships[e.number] ?? [])
+            }
         }
-        return try ManagedObjectModel(entities: descriptions, origin: .inferredFromSchema)
+        do {
+            return try ManagedObjectModel(entities: descriptions(relationships), origin: .inferredFromSchema)
+        } catch {
+            // An inferred inverse the model refuses (a name clash in an entity tree): the store
+            // still opens, with its to-ones one-way as the columns say.
+            var plain = relationships.mapValues { $0.filter { !$0.isInferredInverse } }
+            for (n, list) in plain {
+                plain[n] = list.map { r in
+                    var r = r
+                    if !r.isToMany, let inverse = r.inverseName,
+                        relationships.values.joined().contains(where: { $0.isInferredInverse && $0.name == inverse && $0.inverseName == r.name })
+                    {
+                        r.inverseName = nil
+                    }
+                    return r
+                }
+            }
+            return try ManagedObjectModel(entities: descriptions(plain), origin: .inferredFromSchema)
+        }
     }
 
     /// `n` of a `Z<n>_<NAME>` column.
@@ -263,11 +283,18 @@ enum SQLiteSchemaInference {
                 partner[candidates[0]] = i
             }
         }
-        // Names taken on each entity (its own properties: an inverse must not shadow one).
+        // Names taken in each entity tree (keyed by root: an inverse must not clash with a property
+        // of its entity, an ancestor or a descendant).
+        func root(_ n: Int) -> Int {
+            var cur = n
+            var seen: Set<Int> = []
+            while let e = byNumber[cur], e.superNumber != 0, byNumber[e.superNumber] != nil, seen.insert(cur).inserted { cur = e.superNumber }
+            return cur
+        }
         var taken: [Int: Set<String>] = [:]
-        for (n, list) in attributes { taken[n, default: []].formUnion(list.map(\.name)) }
-        for t in toOnes { taken[t.owner, default: []].insert(t.name) }
-        for (n, list) in relationships { taken[n, default: []].formUnion(list.map(\.name)) }
+        for (n, list) in attributes { taken[root(n), default: []].formUnion(list.map(\.name)) }
+        for t in toOnes { taken[root(t.owner), default: []].insert(t.name) }
+        for (n, list) in relationships { taken[root(n), default: []].formUnion(list.map(\.name)) }
         for (i, t) in toOnes.enumerated() {
             guard let destination = byNumber[t.destination], let owner = byNumber[t.owner] else { continue }
             if let j = partner[i] {
@@ -277,15 +304,16 @@ enum SQLiteSchemaInference {
             }
             let plural = pluralized(owner.name.uppercased())
             let siblings = toOnes.indices.filter { partner[$0] == nil && toOnes[$0].owner == t.owner && toOnes[$0].destination == t.destination }
+            let tree = root(t.destination)
             var name = siblings.count > 1 ? "\(plural)_AS_\(t.name)" : plural
-            if taken[t.destination, default: []].contains(name) { name = "\(plural)_AS_\(t.name)" }
+            if taken[tree, default: []].contains(name) { name = "\(plural)_AS_\(t.name)" }
             var suffix = 2
             let base = name
-            while taken[t.destination, default: []].contains(name) {
+            while taken[tree, default: []].contains(name) {
                 name = "\(base)_\(suffix)"
                 suffix += 1
             }
-            taken[t.destination, default: []].insert(name)
+            taken[tree, default: []].insert(name)
             relationships[t.owner, default: []].append(
                 RelationshipDescription(t.name, destination: destination.name, inverse: name))
             var inverse = RelationshipDescription(
