@@ -146,3 +146,19 @@ extension ExternalBinaryDataTests {
         #expect(inferred.entity(named: "Photo")?.attribute(named: "NAME")?.allowsExternalBinaryDataStorage == false)
     }
 }
+
+extension ExternalBinaryDataTests {
+    @Test("IDs with values and dictionary fetches decode flagged columns too")
+    func otherReadPaths() throws {
+        let url = try Self.makeStore()
+        let model = try Self.model()
+        let photo = try #require(model.entity(named: "Photo"))
+        let store = try SQLiteStore(url: url, model: model, readOnly: true)
+        let (n, i) = (photo.attributeSlots["name"] ?? 0, photo.attributeSlots["image"] ?? 0)
+        let keyed = try store.fetchObjectIDs(StoreFetchRequest(entity: photo), valuesAt: [n, i])
+        #expect(keyed.first { $0.values[0] == "inline" }?.values[1] == .data(Data([0xDE, 0xAD, 0xBE, 0xEF])))
+        let rows = try store.fetchDictionaryRows(
+            StoreFetchRequest(entity: photo), columns: [.attribute(slot: n, name: "name"), .attribute(slot: i, name: "image")], groupBy: [])
+        #expect(rows.first { $0[0] == "file" }?[1] == .data(Data("the big picture".utf8)))
+    }
+}
