@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteExternalBinaryData {
     /// Whether a BLOB column holds Core Data's external-storage values, from a sample of at most 64
-    /// of them: every one is `0x01` + a UUID (37 bytes) or `0x02` + bytes, and at least one is a
+    /// of them among the table's first 10,000 rows (never a scan of a whole large table): every one is `0x01` + a UUID (37 bytes) or `0x02` + bytes, and at least one is a
     /// `0x01` reference or at least four are `0x02` values (other bytes start with `0x02` four times
     /// in a row once in four billion).
     ///
@@ -13,7 +13,10 @@ extension SQLiteExternalBinaryData {
         let c = "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         let t = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         let rows = try Row.fetchAll(
-            db, sql: "SELECT CAST(substr(\(c), 1, 38) AS BLOB), length(\(c)) FROM \(t) WHERE \(c) IS NOT NULL AND typeof(\(c)) = 'blob' LIMIT 64")
+            db, sql: """
+                SELECT CAST(substr(v, 1, 38) AS BLOB), length(v) FROM (SELECT \(c) AS v FROM \(t) LIMIT 10000) \
+                WHERE v IS NOT NULL AND typeof(v) = 'blob' LIMIT 64
+                """)
         var references = 0
         var inline = 0
         for row in rows {
