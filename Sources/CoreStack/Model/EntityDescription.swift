@@ -74,6 +74,13 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var attributeHasRules: [Bool] = []
     /// The values a new object starts with, one per attribute slot.
     var defaultValues: [AttributeValue] = []
+    /// The stored attribute slots with *Allows External Storage* (their columns carry a marker
+    /// byte, see `SQLiteExternalBinaryData`); empty for most entities, which then pay nothing.
+    var externalBinarySlots: [Int] = [] {
+        didSet { hasExternalBinaryData = !externalBinarySlots.isEmpty }
+    }
+    /// Whether ``externalBinarySlots`` is not empty (a flag a save reads per row without touching the array).
+    private(set) var hasExternalBinaryData = false
     /// The relationship slots of a new object: empty to-ones and empty to-manys.
     var emptyRelations: [RelationSlot] = []
     var attributeSlots: [String: Int] = [:]

@@ -207,6 +207,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         e.attributeTypes = attributes.map(\.type)
         e.attributeIsTransient = attributes.map(\.isTransient)
         e.defaultValues = attributes.map(\.defaultValue)
+        e.externalBinarySlots = attributes.indices.filter {
+            attributes[$0].allowsExternalBinaryDataStorage && !attributes[$0].isTransient
+                && (attributes[$0].type == .binaryData || attributes[$0].type == .transformable)
+        }
         e.emptyRelations = relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
         e.attributeHasRules = attributes.map { $0.minValue != nil || $0.maxValue != nil || $0.regularExpression != nil }
         e.validatedAttributeSlots = attributes.indices.filter { i in

@@ -24,6 +24,11 @@ import Foundation
 /// let entities = try ModelArchiveDecoder(archive: archive).decode()
 /// ```
 struct ModelArchiveDecoder {
+    /// The key under which CoreStack archives ``AttributeDescription/allowsExternalBinaryDataStorage``
+    /// (only when set). Apple's key for the flag is unverified: a model cache Core Data wrote is
+    /// read without it.
+    static let allowsExternalStorageKey = "CSAllowsExternalBinaryDataStorage"
+
     let archive: KeyedArchive
 
     /// What a decoded archive holds.
@@ -210,6 +215,7 @@ struct ModelArchiveDecoder {
             isTransient: transient || type == .undefined,
             defaultValue: defaultValue,
             valueTransformerName: nonEmpty(try archive.string(index, "NSValueTransformerName")),
+            allowsExternalBinaryDataStorage: try archive.bool(index, Self.allowsExternalStorageKey),
             renamingIdentifier: renaming == name ? nil : renaming,
             versionHashModifier: nonEmpty(try archive.string(index, "NSVersionHashModifier")),
             userInfo: try userInfo(of: index))

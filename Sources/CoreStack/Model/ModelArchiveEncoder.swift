@@ -200,6 +200,9 @@ struct ModelArchiveEncoder {
         ]
         if a.isOptional { fields.append(("NSIsOptional", .bool(true))) }
         if a.isTransient { fields.append(("NSIsTransient", .bool(true))) }
+        // CoreStack's key (Apple's is unverified; Core Data ignores keys it does not know), written
+        // only when set, so the store's own model keeps the flag its columns' marker bytes need.
+        if a.allowsExternalBinaryDataStorage { fields.append((ModelArchiveDecoder.allowsExternalStorageKey, .bool(true))) }
         if let m = a.versionHashModifier { fields.append(("NSVersionHashModifier", string(m))) }
         if !a.userInfo.isEmpty { fields.append(("NSUserInfo", userInfo(a.userInfo))) }
         return instance("NSAttributeDescription", fields, at: index)

@@ -28,7 +28,9 @@ public enum ValueFormatter {
                 }
             }
             return out
-        case let .data(d): return byteCount(d.count)
+        case let .data(d):
+            if let uuid = SQLiteExternalBinaryData.missingReference(d) { return "missing external data " + uuid }
+            return byteCount(d.count)
         default: return detail(value)
         }
     }
@@ -47,6 +49,8 @@ public enum ValueFormatter {
             guard let (rounded, whole) = toMillisecond(d) else { return d.formatted(dateStyle) }
             return rounded.formatted(whole ? dateStyle : fractionalDateStyle)
         case let .data(d):
+            // An external value whose file is not in the store's support folder.
+            if let uuid = SQLiteExternalBinaryData.missingReference(d) { return "missing external data " + uuid }
             // A keyed archive (a transformable attribute's usual content) says what it holds.
             if let archived = ArchivedValueSummary.summary(of: d) { return byteCount(d.count) + " · archived " + archived }
             let preview = d.prefix(16).map { String(format: "%02X", $0) }.joined(separator: " ")

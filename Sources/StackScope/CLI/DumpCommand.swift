@@ -388,6 +388,7 @@ public enum DumpCommand {
         case let .string(s): return s.debugDescription
         case let .date(d): return dates.string(from: d)
         case let .data(d):
+            if let uuid = SQLiteExternalBinaryData.missingReference(d) { return "<missing external data \(uuid)>" }
             if let archived = ArchivedValueSummary.summary(of: d) { return "<\(d.count) bytes, archived \(archived)>" }
             let hex = d.prefix(8).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
             return "<\(d.count) bytes: \(hex.joined())\(d.count > 8 ? "…" : "")>"

@@ -24,6 +24,8 @@ public struct EntitySchema: Sendable, Equatable {
         public var valueTransformerName: String?
         /// The ancestor entity that declares it, nil when the entity itself does.
         public var inheritedFrom: String?
+        /// Whether its values may live in the store's `_EXTERNAL_DATA` folder (Allows External Storage).
+        public var allowsExternalStorage = false
     }
 
     /// A relationship: where it goes and how many.
@@ -48,6 +50,8 @@ public struct EntitySchema: Sendable, Equatable {
         public var deleteRule: String
         /// The ancestor entity that declares it, nil when the entity itself does.
         public var inheritedFrom: String?
+        /// Whether schema inference made it up as a to-one's inverse (its name is a guess).
+        public var isInferredInverse = false
     }
 
     /// The entity's name.
@@ -79,7 +83,8 @@ public struct EntitySchema: Sendable, Equatable {
             Attribute(
                 name: a.name, type: a.type.xcodeName, isOptional: a.isOptional, isTransient: a.isTransient,
                 valueTransformerName: a.valueTransformerName,
-                inheritedFrom: entity.attributes.contains { $0.name == a.name } ? nil : declaring { $0.attribute(named: a.name) != nil })
+                inheritedFrom: entity.attributes.contains { $0.name == a.name } ? nil : declaring { $0.attribute(named: a.name) != nil },
+                allowsExternalStorage: a.allowsExternalBinaryDataStorage)
         }
         relationships = entity.allRelationships.map { r in
             let inverse = r.inverseName.flatMap { entity.destinationEntity(ofRelationship: r.name)?.relationship(named: $0) }
@@ -87,7 +92,8 @@ public struct EntitySchema: Sendable, Equatable {
                 name: r.name, destination: r.destinationEntityName, isToMany: r.isToMany, isOrdered: r.isOrdered,
                 isManyToMany: r.isToMany && inverse?.isToMany == true, inverse: r.inverseName, isOptional: r.isOptional,
                 isTransient: r.isTransient, deleteRule: r.deleteRule.rawValue,
-                inheritedFrom: entity.relationships.contains { $0.name == r.name } ? nil : declaring { $0.relationship(named: r.name) != nil })
+                inheritedFrom: entity.relationships.contains { $0.name == r.name } ? nil : declaring { $0.relationship(named: r.name) != nil },
+                isInferredInverse: r.isInferredInverse)
         }
     }
 
@@ -113,6 +119,7 @@ public struct EntitySchema: Sendable, Equatable {
             if a.isOptional { notes.append("optional") }
             if a.isTransient { notes.append("transient") }
             if let t = a.valueTransformerName { notes.append("transformer \(t)") }
+            if a.allowsExternalStorage { notes.append("external storage") }
             notes += from(a.inheritedFrom)
             lines.append("  \(pad(a.name))  \(a.type)" + (notes.isEmpty ? "" : "  " + notes.joined(separator: ", ")))
         }
@@ -122,6 +129,7 @@ public struct EntitySchema: Sendable, Equatable {
             if r.isTransient { notes.append("transient") }
             notes.append(r.inverse.map { "inverse \($0)" } ?? "no inverse")
             notes.append(r.deleteRule)
+            if r.isInferredInverse { notes.append("inferred inverse") }
             notes += from(r.inheritedFrom)
             lines.append("  \(pad(r.name))  \(r.isToMany ? "⇉" : "→") \(r.destination)  " + notes.joined(separator: ", "))
         }
@@ -142,7 +150,7 @@ public struct EntitySchema: Sendable, Equatable {
                         .object([
                             ("name", .string(a.name)), ("type", .string(a.type)), ("optional", .bool(a.isOptional)),
                             ("transient", .bool(a.isTransient)), ("valueTransformer", optional(a.valueTransformerName)),
-                            ("inheritedFrom", optional(a.inheritedFrom)),
+                            ("inheritedFrom", optional(a.inheritedFrom)), ("externalStorage", .bool(a.allowsExternalStorage)),
                         ])
                     })
             ),
@@ -156,7 +164,7 @@ public struct EntitySchema: Sendable, Equatable {
                             ("ordered", .bool(r.isOrdered)), ("manyToMany", .bool(r.isManyToMany)),
                             ("inverse", optional(r.inverse)), ("optional", .bool(r.isOptional)),
                             ("transient", .bool(r.isTransient)), ("deleteRule", .string(r.deleteRule)),
-                            ("inheritedFrom", optional(r.inheritedFrom)),
+                            ("inheritedFrom", optional(r.inheritedFrom)), ("inferredInverse", .bool(r.isInferredInverse)),
                         ])
                     })
             ),

@@ -8,21 +8,33 @@ import GRDB
 ///   internal entities, numbered 16000 and up, are left out).
 /// - Each column of an entity table belongs to the deepest entity whose rows (`Z_ENT`) hold all its
 ///   non-null values (the root when no row has one).
-/// - An `INTEGER` column with a `<TABLE>_<COLUMN>_INDEX` index, or with a `Z<n>_<NAME>` companion
-///   column, is a to-one relationship: to root entity `n` when it has the companion, else to the
-///   entity whose name is the column's, else to the one entity whose rows hold every value.
+/// - An `INTEGER` column is a to-one relationship when Core Data left its evidence: a `Z<n>_<NAME>`
+///   companion column (the destination is entity `n`, which has sub-entities), or the
+///   `<TABLE>_<COLUMN>_INDEX` index Core Data makes on every to-one's column together with a
+///   destination: the entity without sub-entities named like the column, else the only one whose
+///   table holds every value as a `Z_PK` of its own (checked on at most 1,000 distinct values, by
+///   primary key), else the only such one whose name contains the column's (`ZRECIPE.ZTYPE` →
+///   `RecipeType`). Without that evidence the column stays an Integer 64 attribute.
+/// - Two to-ones that point at each other's entities and whose values agree (sampled) are a
+///   one-to-one pair, inverses of each other (Core Data stores a one-to-one on both sides). Any other
+///   to-one gets an inverse to-many on its destination: named after the source entity in the plural
+///   (`RECIPES`; `MESSAGES_AS_SENDER` when the source has several to-ones to the destination),
+///   ordered when the source table has a `Z_FOK_<NAME>` column, and marked
+///   ``RelationshipDescription/isInferredInverse``.
 /// - Other columns are attributes, typed by their declared type (`INTEGER` → Integer 64, `FLOAT` →
 ///   Double, `TIMESTAMP` → Date, `DECIMAL` → Decimal, `VARCHAR` → String, `BLOB` → Binary, or UUID
 ///   when every value is 16 bytes).
+/// - A BLOB column whose sampled values all carry Core Data's external-storage marker byte is a
+///   Binary attribute with Allows External Storage (see ``SQLiteExternalBinaryData``).
 /// - Each join table `Z_<n><NAME>` with columns `Z_<a><X>` and `Z_<b><Y>` gives a many-to-many pair:
 ///   `X` on entity `b` (destination `a`) and `Y` on entity `a`, inverses of each other (ordered when
 ///   a `Z_FOK_` column follows it); a `REFLEXIVE` column makes a relationship its own inverse.
 ///
 /// What the tables cannot give back is left at a default and the model's ``ManagedObjectModel/origin``
 /// is ``ModelOrigin/inferredFromSchema``: names are the column names without the `Z` (`FIRSTNAME`:
-/// the case of property names is lost), every property is optional, no entity is abstract, to-one
-/// relationships have no inverse (a to-many whose inverse is a to-one has no column of its own),
-/// delete rules are nullify, and there are no defaults or validation rules.
+/// the case of property names is lost), an inverse to-many's name is a guess (it has no column),
+/// every property is optional, no entity is abstract, delete rules are nullify, and there are no
+/// defaults or validation rules.
 ///
 /// ```swift
 /// let model = try SQLiteSchemaInference.inferModel(db, path: url.path)
@@ -38,6 +50,17 @@ enum SQLiteSchemaInference {
     private struct Column {
         var name: String
         var type: String
+    }
+
+    /// A foreign-key column read as a to-one relationship.
+    private struct ToOne {
+        var owner: Int
+        var name: String
+        var table: String
+        var column: String
+        var destination: Int
+        /// A `Z_FOK_<NAME>` column: the inverse to-many is ordered.
+        var orderedInverse: Bool
     }
 
     static func inferModel(_ db: Database, path: String) throws -> ManagedObjectModel {
@@ -75,6 +98,7 @@ enum SQLiteSchemaInference {
 
         var attributes: [Int: [AttributeDescription]] = [:]
         var relationships: [Int: [RelationshipDescription]] = [:]
+        var toOnes: [ToOne] = []
         let roots = entities.filter { root($0.number) == $0.number }
         for r in roots {
             let table = tableName(r.number)
@@ -103,14 +127,18 @@ enum SQLiteSchemaInference {
                         hasIndex: indexNames.contains("\(table)_\(name)_INDEX"), entities: entities, byNumber: byNumber,
                         hasChildren: hasChildren, tableName: tableName)
                 {
-                    relationships[owner, default: []].append(RelationshipDescription(property, destination: destination))
+                    toOnes.append(ToOne(
+                        owner: owner, name: property, table: table, column: name, destination: destination,
+                        orderedInverse: names.contains("Z_FOK_" + property)))
                 } else {
+                    let type = try attributeType(db, table: table, column: c)
+                    let external = try type == .binaryData
+                        && SQLiteExternalBinaryData.columnHoldsMarkedValues(db, table: table, column: name)
                     attributes[owner, default: []].append(
-                        AttributeDescription(property, try attributeType(db, table: table, column: c)))
+                        AttributeDescription(property, type, allowsExternalBinaryDataStorage: external))
                 }
             }
         }
-
         // Many-to-many join tables.
         for table in tableNames.sorted() where table.hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
             let cols = try columns(table).map(\.name)
@@ -141,14 +169,37 @@ enum SQLiteSchemaInference {
                 y, destination: eb.name, inverse: x, toMany: true, isOrdered: ordered(keys[1])))
         }
 
-        let descriptions = entities.map { e in
-            EntityDescription(
-                name: e.name,
-                superentityName: byNumber[e.superNumber]?.name,
-                attributes: attributes[e.number] ?? [],
-                relationships: relationships[e.number] ?? [])
+        try addToOnes(
+            db, toOnes, byNumber: byNumber, tableName: tableName, attributes: attributes, relationships: &relationships)
+
+        func descriptions(_ relationships: [Int: [RelationshipDescription]]) -> [EntityDescription] {
+            entities.map { e in
+                EntityDescription(
+                    name: e.name,
+                    superentityName: byNumber[e.superNumber]?.name,
+                    attributes: attributes[e.number] ?? [],
+                    relationships: relationships[e.number] ?? [])
+            }
         }
-        return try ManagedObjectModel(entities: descriptions, origin: .inferredFromSchema)
+        do {
+            return try ManagedObjectModel(entities: descriptions(relationships), origin: .inferredFromSchema)
+        } catch {
+            // An inferred inverse the model refuses (a name clash in an entity tree): the store
+            // still opens, with its to-ones one-way as the columns say.
+            var plain = relationships.mapValues { $0.filter { !$0.isInferredInverse } }
+            for (n, list) in plain {
+                plain[n] = list.map { r in
+                    var r = r
+                    if !r.isToMany, let inverse = r.inverseName,
+                        relationships.values.joined().contains(where: { $0.isInferredInverse && $0.name == inverse && $0.inverseName == r.name })
+                    {
+                        r.inverseName = nil
+                    }
+                    return r
+                }
+            }
+            return try ManagedObjectModel(entities: descriptions(plain), origin: .inferredFromSchema)
+        }
     }
 
     /// `n` of a `Z<n>_<NAME>` column.
@@ -169,33 +220,129 @@ enum SQLiteSchemaInference {
         return (n, String(name))
     }
 
-    /// The destination entity of a to-one column, or nil when the column is an attribute.
+    /// The destination entity number of a to-one column, or nil when the column is an attribute.
+    ///
+    /// The evidence, in order: a `Z<n>_<NAME>` companion column (the destination `n` has
+    /// sub-entities); otherwise the column must have Core Data's `<TABLE>_<COLUMN>_INDEX` index, and
+    /// the destination is the entity without sub-entities named like the column, else the only one
+    /// whose table holds every value of the column (as `Z_PK` with its own `Z_ENT`, checked on at
+    /// most 1,000 distinct values by primary key), else, among those that hold every value, the
+    /// only one whose name contains the column's (`ZTYPE` → `RecipeType`).
     private static func toOneDestination(
         _ db: Database, table: String, column: String, companion: String?, hasIndex: Bool,
         entities: [StoreEntity], byNumber: [Int: StoreEntity], hasChildren: (Int) -> Bool, tableName: (Int) -> String
-    ) throws -> String? {
-        if let companion, let n = companionNumber(companion), let e = byNumber[n], hasChildren(n) {
-            return e.name
+    ) throws -> Int? {
+        if let companion, let n = companionNumber(companion), byNumber[n] != nil, hasChildren(n) {
+            return n
         }
         guard hasIndex else { return nil }
-        // CoreStack's layout adds a companion column for a destination with sub-entities: only
-        // entities without sub-entities fit a column that has none.
+        // Core Data adds a companion column for a destination with sub-entities: only entities
+        // without sub-entities fit a column that has none.
         let leaves = entities.filter { !hasChildren($0.number) }
         let property = String(column.dropFirst())
-        if let named = leaves.first(where: { $0.name.uppercased() == property }) { return named.name }
+        if let named = leaves.first(where: { $0.name.uppercased() == property }) { return named.number }
         let values = try Int64.fetchAll(
             db, sql: "SELECT DISTINCT \(quoted(column)) FROM \(quoted(table)) WHERE \(quoted(column)) IS NOT NULL LIMIT 1000")
-        guard !values.isEmpty else { return nil }
-        let list = values.map(String.init).joined(separator: ",")
-        var fits: [String] = []
-        for leaf in leaves {
-            let target = tableName(leaf.number)
-            guard try db.tableExists(target) else { continue }
-            let found = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM \(quoted(target)) WHERE Z_PK IN (\(list)) AND Z_ENT = ?", arguments: [leaf.number]) ?? 0
-            if found == values.count { fits.append(leaf.name) }
+        var fits: [StoreEntity] = []
+        if values.isEmpty {
+            fits = leaves
+        } else {
+            let list = values.map(String.init).joined(separator: ",")
+            for leaf in leaves {
+                let target = tableName(leaf.number)
+                guard try db.tableExists(target) else { continue }
+                let found = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM \(quoted(target)) WHERE Z_PK IN (\(list)) AND Z_ENT = ?",
+                    arguments: [leaf.number]) ?? 0
+                if found == values.count { fits.append(leaf) }
+            }
         }
-        return fits.count == 1 ? fits[0] : nil
+        if fits.count == 1, !values.isEmpty { return fits[0].number }
+        let named = fits.filter { $0.name.uppercased().contains(property) }
+        return named.count == 1 ? named[0].number : nil
+    }
+
+    /// Adds each to-one relationship and its inverse: the to-one of the other side when two to-ones
+    /// point at each other's entities and their values agree (a one-to-one, which Core Data stores
+    /// on both sides), else a to-many on the destination, marked ``RelationshipDescription/isInferredInverse``.
+    private static func addToOnes(
+        _ db: Database, _ toOnes: [ToOne], byNumber: [Int: StoreEntity], tableName: (Int) -> String,
+        attributes: [Int: [AttributeDescription]], relationships: inout [Int: [RelationshipDescription]]
+    ) throws {
+        // One-to-one pairs.
+        var partner: [Int: Int] = [:]
+        for i in toOnes.indices where partner[i] == nil {
+            var candidates: [Int] = []
+            for j in toOnes.indices where j != i && partner[j] == nil
+                && toOnes[j].owner == toOnes[i].destination && toOnes[j].destination == toOnes[i].owner
+            {
+                if try agree(db, toOnes[i], toOnes[j]), try agree(db, toOnes[j], toOnes[i]) { candidates.append(j) }
+            }
+            if candidates.count == 1 {
+                partner[i] = candidates[0]
+                partner[candidates[0]] = i
+            }
+        }
+        // Names taken in each entity tree (keyed by root: an inverse must not clash with a property
+        // of its entity, an ancestor or a descendant).
+        func root(_ n: Int) -> Int {
+            var cur = n
+            var seen: Set<Int> = []
+            while let e = byNumber[cur], e.superNumber != 0, byNumber[e.superNumber] != nil, seen.insert(cur).inserted { cur = e.superNumber }
+            return cur
+        }
+        var taken: [Int: Set<String>] = [:]
+        for (n, list) in attributes { taken[root(n), default: []].formUnion(list.map(\.name)) }
+        for t in toOnes { taken[root(t.owner), default: []].insert(t.name) }
+        for (n, list) in relationships { taken[root(n), default: []].formUnion(list.map(\.name)) }
+        for (i, t) in toOnes.enumerated() {
+            guard let destination = byNumber[t.destination], let owner = byNumber[t.owner] else { continue }
+            if let j = partner[i] {
+                relationships[t.owner, default: []].append(
+                    RelationshipDescription(t.name, destination: destination.name, inverse: toOnes[j].name))
+                continue
+            }
+            let plural = pluralized(owner.name.uppercased())
+            let siblings = toOnes.indices.filter { partner[$0] == nil && toOnes[$0].owner == t.owner && toOnes[$0].destination == t.destination }
+            let tree = root(t.destination)
+            var name = siblings.count > 1 ? "\(plural)_AS_\(t.name)" : plural
+            if taken[tree, default: []].contains(name) { name = "\(plural)_AS_\(t.name)" }
+            var suffix = 2
+            let base = name
+            while taken[tree, default: []].contains(name) {
+                name = "\(base)_\(suffix)"
+                suffix += 1
+            }
+            taken[tree, default: []].insert(name)
+            relationships[t.owner, default: []].append(
+                RelationshipDescription(t.name, destination: destination.name, inverse: name))
+            var inverse = RelationshipDescription(
+                name, destination: owner.name, inverse: t.name, toMany: true, isOrdered: t.orderedInverse)
+            inverse.userInfo[RelationshipDescription.inferredInverseKey] = "\(owner.name).\(t.name)"
+            relationships[t.destination, default: []].append(inverse)
+        }
+    }
+
+    /// Whether every sampled value of `a`'s column names a row of `b`'s entity whose column points back.
+    private static func agree(_ db: Database, _ a: ToOne, _ b: ToOne) throws -> Bool {
+        let sql = """
+            SELECT 1 FROM (SELECT Z_PK, \(quoted(a.column)) AS fk FROM \(quoted(a.table)) \
+            WHERE \(quoted(a.column)) IS NOT NULL LIMIT 1000) AS a \
+            LEFT JOIN \(quoted(b.table)) AS b ON b.Z_PK = a.fk \
+            WHERE b.\(quoted(b.column)) IS NOT a.Z_PK LIMIT 1
+            """
+        return try Int.fetchOne(db, sql: sql) == nil
+    }
+
+    /// An upper-cased entity name made plural the English way (`RECIPE` → `RECIPES`, `CATEGORY` →
+    /// `CATEGORIES`, `BOX` → `BOXES`).
+    static func pluralized(_ name: String) -> String {
+        let vowels: Set<Character> = ["A", "E", "I", "O", "U"]
+        if name.hasSuffix("Y"), name.count > 1, !vowels.contains(name[name.index(name.endIndex, offsetBy: -2)]) {
+            return name.dropLast() + "IES"
+        }
+        if ["S", "X", "Z", "CH", "SH"].contains(where: { name.hasSuffix($0) }) { return name + "ES" }
+        return name + "S"
     }
 
     /// An attribute's type from the column's declared type (and, for blobs, its values).

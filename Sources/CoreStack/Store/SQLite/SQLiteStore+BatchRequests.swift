@@ -13,7 +13,8 @@ extension SQLiteStore {
                 throw CoreStackError.invalidFetchRequest("batch update: attribute slot \(slot) of \(entity.name) is not stored")
             }
             sets.append("\(column) = ?")
-            setArguments.append(SQLiteValueCodec.databaseValue(value, type: entity.attributeTypes[slot]))
+            let stored = entity.externalBinarySlots.contains(slot) ? SQLiteExternalBinaryData.encode(value) : value
+            setArguments.append(SQLiteValueCodec.databaseValue(stored, type: entity.attributeTypes[slot]))
         }
         sets.append("Z_OPT = Z_OPT + 1")
         return try write { db in

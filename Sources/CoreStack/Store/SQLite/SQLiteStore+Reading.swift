@@ -180,11 +180,15 @@ extension SQLiteStore {
             var reader = SQLiteRowIDReader(store: self, table: mapping.table)
             var out: [(objectID: ManagedObjectID, values: [AttributeValue])] = []
             out.reserveCapacity(expected)
+            // Allows External Storage columns among the slots (per query; usually none).
+            let external = mapping.entity.hasExternalBinaryData ? slots.indices.filter { mapping.entity.externalBinarySlots.contains(slots[$0]) } : []
+            let folder = external.isEmpty ? nil : url.map(SQLiteExternalBinaryData.folder(forStoreAt:))
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
                 guard let id = try reader.objectID(h) else { return }
                 var values: [AttributeValue] = []
                 values.reserveCapacity(types.count)
                 for (i, type) in types.enumerated() { values.append(SQLiteRawBinding.column(h, Int32(i + 2), type: type)) }
+                if !external.isEmpty { SQLiteExternalBinaryData.decode(&values, slots: external, folder: folder) }
                 out.append((id, values))
             }
             return out
@@ -207,9 +211,11 @@ extension SQLiteStore {
         }
         var expressions: [String] = []
         var types: [AttributeType] = []
+        var external: [Int] = []  // result columns of Allows External Storage attributes
         for c in columns {
             switch c {
             case let .attribute(slot, _):
+                if entity.hasExternalBinaryData, entity.externalBinarySlots.contains(slot) { external.append(types.count) }
                 expressions.append(try column(slot))
                 types.append(entity.attributeTypes[slot])
             case .toOne:
@@ -239,8 +245,11 @@ extension SQLiteStore {
                 request, countOnly: false, columns: expressions.joined(separator: ", "), groupBy: grouped ? groupColumns : nil)
             let statement = try db.cachedStatement(sql: sql)
             var out: [[AttributeValue]] = []
+            let folder = external.isEmpty ? nil : url.map(SQLiteExternalBinaryData.folder(forStoreAt:))
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
-                out.append(types.enumerated().map { i, type in SQLiteRawBinding.column(h, Int32(i), type: type) })
+                var values = types.enumerated().map { i, type in SQLiteRawBinding.column(h, Int32(i), type: type) }
+                if !external.isEmpty { SQLiteExternalBinaryData.decode(&values, slots: external, folder: folder) }
+                out.append(values)
             }
             return out
         }
@@ -322,6 +331,9 @@ extension SQLiteStore {
         private var defaults: [AttributeValue] = []
         private var toOneIndex: [(key: Int, entity: Int?)?] = []
         private var destinations: [EntityDescription] = []
+        /// Attribute slots with *Allows External Storage* (empty for most entities).
+        private var externalSlots: [Int] = []
+        private var externalFolder: URL?
 
         init(store: SQLiteStore) {
             self.store = store
@@ -338,6 +350,10 @@ extension SQLiteStore {
             defaults = plan.entity.defaultValues
             toOneIndex = plan.toOneIndex
             destinations = plan.entity.destinations
+            externalSlots = plan.entity.externalBinarySlots
+            if !externalSlots.isEmpty, externalFolder == nil, let url = store.url {
+                externalFolder = SQLiteExternalBinaryData.folder(forStoreAt: url)
+            }
             return true
         }
 
@@ -371,6 +387,7 @@ extension SQLiteStore {
                     }
                 }
             }
+            if !externalSlots.isEmpty { SQLiteExternalBinaryData.decode(&values, slots: externalSlots, folder: externalFolder) }
             var toOne: [ManagedObjectID?] = []
             if !toOneIndex.isEmpty { toOne = decodeToOne(h) }
             // Moved into the row (`consume`), not copied: a copy retains and releases each reference.

@@ -7,6 +7,10 @@ extension SQLiteStore {
     /// when the store has no model cache (stores of early Core Data versions; CoreStack writes one in
     /// every store it creates or migrates).
     ///
+    /// Binary attributes whose columns hold Core Data's external-storage values (`0x01` + UUID,
+    /// `0x02` + bytes, sampled) are read and written as such even when the archive does not flag
+    /// them (see ``SQLiteExternalBinaryData``).
+    ///
     /// The model's ``ManagedObjectModel/origin`` is ``ModelOrigin/storeModelCache``; open the store
     /// with it like with any model:
     ///
@@ -20,7 +24,10 @@ extension SQLiteStore {
     ///   archived model), naming what and where; ``CoreStackError/invalidModel(entity:property:reason:)``.
     public static func storedModel(at url: URL) throws -> ManagedObjectModel? {
         guard let blob = try storedModelCache(at: url) else { return nil }
-        return try ManagedObjectModel(archivedModelCache: blob, source: "\(url.path): Z_MODELCACHE")
+        let model = try ManagedObjectModel(archivedModelCache: blob, source: "\(url.path): Z_MODELCACHE")
+        // Allows External Storage, when the archive does not say it: from the columns' marker bytes.
+        try withReadOnlyConnection(url: url) { db in try SQLiteExternalBinaryData.markColumnsWithEvidence(model, db) }
+        return model
     }
 
     /// The raw bytes of `Z_MODELCACHE.Z_CONTENT` (raw deflate), or nil when the store has none.
@@ -38,7 +45,9 @@ extension SQLiteStore {
 
     /// A model inferred from the store's tables, for a store that carries no model of its own (see
     /// ``storedModel(at:)``): entities and hierarchy from `Z_PRIMARYKEY`, attributes from columns,
-    /// to-one relationships from foreign-key columns, many-to-many from join tables. Property names
+    /// to-one relationships from foreign-key columns (with their indexes, companion columns and data
+    /// as evidence), one-to-one pairs, inverse to-manys (marked
+    /// ``RelationshipDescription/isInferredInverse``), many-to-many from join tables. Property names
     /// are the column names without `Z` (the case is lost), and the model's
     /// ``ManagedObjectModel/origin`` is ``ModelOrigin/inferredFromSchema``. Reads without changing
     /// the file.

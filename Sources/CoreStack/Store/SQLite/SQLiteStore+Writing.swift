@@ -43,8 +43,15 @@ extension SQLiteStore {
     /// column order, and returns the next parameter index.
     private func bindColumns(_ change: StoreRowChange, plan: EntityPlan, to h: SQLiteStatement, from start: Int32) throws -> Int32 {
         var i = start
+        let encodes = plan.entity.hasExternalBinaryData
         for (slot, type) in plan.writtenAttributes {
-            SQLiteRawBinding.bind(h, i, slot < change.values.count ? change.values[slot] : .null, type: type)
+            let value = slot < change.values.count ? change.values[slot] : .null
+            // Allows External Storage: Core Data's marker byte (entities without such slots skip it).
+            if encodes, plan.entity.externalBinarySlots.contains(slot) {
+                SQLiteRawBinding.bind(h, i, SQLiteExternalBinaryData.encode(value), type: type)
+            } else {
+                SQLiteRawBinding.bind(h, i, value, type: type)
+            }
             i += 1
         }
         for (slot, hasEntityColumn) in plan.writtenToOnes {

@@ -22,7 +22,7 @@ enum SQLiteValueCodec {
         case .decimal: .decimal(Decimal(i))
         case .date: .date(Date(timeIntervalSinceReferenceDate: Double(i)))
         case .string: .string(String(i))
-        case .uri: URL(string: String(i)).map(AttributeValue.url) ?? .string(String(i))
+        case .uri: uri(String(i))
         default: .integer(i)
         }
     }
@@ -41,7 +41,7 @@ enum SQLiteValueCodec {
 
     static func value(string s: String, type: AttributeType) -> AttributeValue {
         switch type {
-        case .uri: URL(string: s).map(AttributeValue.url) ?? .string(s)
+        case .uri: uri(s)
         case .integer16, .integer32, .integer64: Int64(s).map(AttributeValue.integer) ?? .string(s)
         case .double, .float: Double(s).map(AttributeValue.double) ?? .string(s)
         case .decimal: Decimal(string: s).map(AttributeValue.decimal) ?? .string(s)
@@ -51,6 +51,14 @@ enum SQLiteValueCodec {
         case .binaryData, .transformable: .data(Data(s.utf8))
         default: .string(s)
         }
+    }
+
+    /// A URI column's text: a URL when it reads back as the same text, else the text as stored
+    /// (`URL(string:)` percent-encodes what is not a URL, `my site` → `my%20site`, which would show,
+    /// export and save back text the store never held).
+    static func uri(_ s: String) -> AttributeValue {
+        guard let url = URL(string: s), url.absoluteString == s else { return .string(s) }
+        return .url(url)
     }
 
     static func value(blob data: Data, type: AttributeType) -> AttributeValue {

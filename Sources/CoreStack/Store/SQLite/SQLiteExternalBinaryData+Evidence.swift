@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+
+extension SQLiteExternalBinaryData {
+    /// Whether a BLOB column holds Core Data's external-storage values, from a sample of at most 64
+    /// of them among the table's first 10,000 rows (never a scan of a whole large table): every one is `0x01` + a UUID (37 bytes) or `0x02` + bytes, and at least one is a
+    /// `0x01` reference or at least four are `0x02` values (other bytes start with `0x02` four times
+    /// in a row once in four billion).
+    ///
+    /// For models that cannot say: an inferred model, and a model cache Core Data wrote (where the
+    /// flag's archive key is unverified, see `ModelArchiveDecoder.allowsExternalStorageKey`).
+    static func columnHoldsMarkedValues(_ db: Database, table: String, column: String) throws -> Bool {
+        let c = "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let t = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let rows = try Row.fetchAll(
+            db, sql: """
+                SELECT CAST(substr(v, 1, 38) AS BLOB), length(v) FROM (SELECT \(c) AS v FROM \(t) LIMIT 10000) \
+                WHERE v IS NOT NULL AND typeof(v) = 'blob' LIMIT 64
+                """)
+        var references = 0
+        var inline = 0
+        for row in rows {
+            let head: Data = row[0] ?? Data()
+            let length: Int = row[1] ?? 0
+            if head.first == inlineMarker {
+                inline += 1
+            } else if length == 37, missingReference(head) != nil {
+                references += 1
+            } else {
+                return false
+            }
+        }
+        return references > 0 || inline >= 4
+    }
+
+    /// Marks, in `model` (just decoded, not yet shared), the binary attributes whose columns hold
+    /// external-storage values though the model does not flag them: their slots join
+    /// `EntityDescription.externalBinarySlots`, so reads decode them and saves write the marker
+    /// (the attribute descriptions and version hashes are left as the model says).
+    static func markColumnsWithEvidence(_ model: ManagedObjectModel, _ db: Database) throws {
+        var evidence: [String: Bool] = [:]
+        for entity in model.entities {
+            let table = "Z" + entity.rootEntity.name.uppercased()
+            var slots = entity.externalBinarySlots
+            for (slot, a) in entity.allAttributes.enumerated()
+            where !a.isTransient && (a.type == .binaryData || a.type == .transformable) && !slots.contains(slot) {
+                let column = "Z" + a.name.uppercased()
+                let key = table + "." + column
+                if evidence[key] == nil {
+                    let exists = try db.tableExists(table) && db.columns(in: table).contains { $0.name == column }
+                    evidence[key] = try exists && columnHoldsMarkedValues(db, table: table, column: column)
+                }
+                if evidence[key] == true { slots.append(slot) }
+            }
+            entity.externalBinarySlots = slots.sorted()
+        }
+    }
+}

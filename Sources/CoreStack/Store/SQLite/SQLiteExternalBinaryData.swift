@@ -1,0 +1,98 @@
+import Foundation
+
+/// How Core Data stores the value of a Binary Data attribute with *Allows External Storage*
+/// (``AttributeDescription/allowsExternalBinaryDataStorage``), and how CoreStack reads and writes it.
+///
+/// The column of such an attribute starts with a marker byte:
+/// - `0x01` followed by the UUID (text) of a file in `.<StoreName>_SUPPORT/_EXTERNAL_DATA/` beside
+///   the store, which holds the bytes (Core Data moves large values there);
+/// - `0x02` followed by the bytes themselves (a value kept inline).
+///
+/// Reading turns both back into the bytes. The external file is read when the row is fetched, not
+/// later: a snapshot is plain values shared by the row cache and every context, and a lazy value
+/// would need a new kind of value on the read and save paths; only rows of entities with such
+/// attributes pay for it. A reference whose file is missing (a store copied without its support
+/// folder) is kept as it is, the `0x01` + UUID bytes: ``missingReference(_:)`` recognises it, the
+/// browser and `dump` show "missing external data", and saving the object writes it back unchanged.
+/// Bytes with neither marker (written by CoreStack before it knew the format) are read as they are.
+///
+/// Saving writes every value inline, `0x02` + bytes, which Core Data reads back (CoreStack writes
+/// no external files, so it never has one to delete or leave behind).
+///
+/// ```swift
+/// let photo = AttributeDescription("image", .binaryData, allowsExternalBinaryDataStorage: true)
+/// // ZIMAGE = X'01' || '6B1C…' → the bytes of .Photos_SUPPORT/_EXTERNAL_DATA/6B1C…
+/// ```
+public enum SQLiteExternalBinaryData {
+    /// The marker of a value stored in a file of the support folder.
+    static let externalMarker: UInt8 = 0x01
+    /// The marker of a value stored in the column.
+    static let inlineMarker: UInt8 = 0x02
+
+    /// The folder of a store's external values: `.<StoreName>_SUPPORT/_EXTERNAL_DATA` beside it
+    /// (`Photos.sqlite` → `.Photos_SUPPORT/_EXTERNAL_DATA`).
+    ///
+    /// ```swift
+    /// SQLiteExternalBinaryData.folder(forStoreAt: URL(fileURLWithPath: "/data/Photos.sqlite"))
+    /// // /data/.Photos_SUPPORT/_EXTERNAL_DATA
+    /// ```
+    public static func folder(forStoreAt url: URL) -> URL {
+        let name = url.deletingPathExtension().lastPathComponent
+        return url.deletingLastPathComponent()
+            .appendingPathComponent(".\(name)_SUPPORT", isDirectory: true)
+            .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
+    }
+
+    /// The UUID of an external value whose file was not found when the row was read (the column's
+    /// `0x01` + UUID bytes, kept as the attribute's value), or nil for any other value.
+    ///
+    /// ```swift
+    /// if case let .data(d) = value, let uuid = SQLiteExternalBinaryData.missingReference(d) {
+    ///     print("missing external data \(uuid)")
+    /// }
+    /// ```
+    public static func missingReference(_ data: Data) -> String? {
+        guard data.first == externalMarker else { return nil }
+        let text = String(decoding: data.dropFirst(), as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\0"))
+        guard UUID(uuidString: text) != nil else { return nil }
+        return text
+    }
+
+    /// The value of a column of an attribute with the flag, read back: the bytes inline or in the
+    /// support folder `folder`; a missing file keeps the reference (see ``missingReference(_:)``).
+    static func decode(_ value: AttributeValue, folder: URL?) -> AttributeValue {
+        guard case let .data(d) = value, let marker = d.first else { return value }
+        switch marker {
+        case inlineMarker:
+            return .data(Data(d.dropFirst()))
+        case externalMarker:
+            guard let uuid = missingReference(d), let folder else { return value }
+            // The UUID is checked above: it cannot name a path outside the folder.
+            guard let bytes = try? Data(contentsOf: folder.appendingPathComponent(uuid), options: .mappedIfSafe) else {
+                return value
+            }
+            return .data(bytes)
+        default:
+            return value
+        }
+    }
+
+    /// The value to store for an attribute with the flag: `0x02` + bytes, or a missing reference
+    /// as it was read.
+    static func encode(_ value: AttributeValue) -> AttributeValue {
+        guard case let .data(d) = value else { return value }
+        if missingReference(d) != nil { return value }
+        var out = Data(capacity: d.count + 1)
+        out.append(inlineMarker)
+        out.append(d)
+        return .data(out)
+    }
+
+    /// Decodes the flagged slots of one row's values (the slots of
+    /// `EntityDescription.externalBinarySlots`; called only for entities that have some).
+    static func decode(_ values: inout [AttributeValue], slots: [Int], folder: URL?) {
+        for slot in slots where slot < values.count {
+            values[slot] = decode(values[slot], folder: folder)
+        }
+    }
+}
