@@ -6,8 +6,8 @@ import Testing
 /// Binary attributes with *Allows External Storage*: Core Data's marker byte, the support folder.
 ///
 /// No fixture store has such a value: each test makes a store in Core Data's layout (CoreStack
-/// creates the tables), writes the columns with sqlite3 as Core Data does (`0x01` + the UUID of a
-/// file in `.<StoreName>_SUPPORT/_EXTERNAL_DATA/`, or `0x02` + the bytes) and makes the folder.
+/// creates the tables), writes the columns with sqlite3 as Core Data does (`0x02` + the UUID of a
+/// file in `.<StoreName>_SUPPORT/_EXTERNAL_DATA/` + NUL, or `0x01` + the bytes) and makes the folder.
 @Suite("external binary data")
 struct ExternalBinaryDataTests {
     static func model() throws -> ManagedObjectModel {
@@ -35,9 +35,9 @@ struct ExternalBinaryDataTests {
         let hexMissing = Data(missing.utf8).map { String(format: "%02X", $0) }.joined()
         try SchemaInferenceRelationshipTests.sqlite(url, """
             INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZNAME, ZIMAGE, ZTHUMB) VALUES
-              (1, 1, 1, 'file', X'01\(hexPresent)', X'01\(hexPresent)'),
-              (2, 1, 1, 'inline', X'02DEADBEEF', X'02DEADBEEF'),
-              (3, 1, 1, 'gone', X'01\(hexMissing)', NULL);
+              (1, 1, 1, 'file', X'02\(hexPresent)00', X'02\(hexPresent)00'),
+              (2, 1, 1, 'inline', X'01DEADBEEF', X'01DEADBEEF'),
+              (3, 1, 1, 'gone', X'02\(hexMissing)00', NULL);
             UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_ENT = 1;
             """)
         return url
@@ -53,7 +53,7 @@ struct ExternalBinaryDataTests {
         return out
     }
 
-    @Test("a flagged column reads the support file (0x01 + UUID) or the inline bytes (0x02 + bytes); an unflagged column is left alone")
+    @Test("a flagged column reads the support file (0x02 + UUID) or the inline bytes (0x01 + bytes); an unflagged column is left alone")
     func reads() throws {
         let url = try Self.makeStore()
         let model = try Self.model()
@@ -62,8 +62,8 @@ struct ExternalBinaryDataTests {
         #expect(v["file"]?.image == .data(Data("the big picture".utf8)))
         #expect(v["inline"]?.image == .data(Data([0xDE, 0xAD, 0xBE, 0xEF])))
         // Without the flag the bytes are the value, markers and all.
-        #expect(v["inline"]?.thumb == .data(Data([0x02, 0xDE, 0xAD, 0xBE, 0xEF])))
-        #expect(v["file"]?.thumb.dataValue?.first == 0x01)
+        #expect(v["inline"]?.thumb == .data(Data([0x01, 0xDE, 0xAD, 0xBE, 0xEF])))
+        #expect(v["file"]?.thumb.dataValue?.first == 0x02)
     }
 
     @Test("a missing support file keeps the reference, recognisable as missing, and a save writes it back unchanged")
@@ -80,10 +80,10 @@ struct ExternalBinaryDataTests {
         values[photo.attributeSlots["name"] ?? 0] = "renamed"
         _ = try store.save(StoreSaveRequest(updated: [StoreRowChange(objectID: row.objectID, values: values, toOne: row.snapshot.toOne, expectedVersion: 1)]))
         let hex = try RawSQLite.run("SELECT hex(ZIMAGE) AS h FROM ZPHOTO WHERE Z_PK = 3", in: url).first?["h"] as? String
-        #expect(hex == "01" + Data(Self.missing.utf8).map { String(format: "%02X", $0) }.joined())
+        #expect(hex == "02" + Data(Self.missing.utf8).map { String(format: "%02X", $0) }.joined() + "00")
     }
 
-    @Test("a save writes 0x02 + the bytes in a flagged column (what Core Data reads back), the bytes alone elsewhere")
+    @Test("a save writes 0x01 + the bytes in a flagged column (what Core Data reads back), the bytes alone elsewhere")
     func writes() throws {
         let url = try Self.makeStore()
         let model = try Self.model()
@@ -97,7 +97,7 @@ struct ExternalBinaryDataTests {
         values[photo.attributeSlots["thumb"] ?? 0] = .data(Data([1, 2, 3]))
         _ = try store.save(StoreSaveRequest(inserted: [StoreRowChange(objectID: id, values: values, toOne: [], expectedVersion: 0)]))
         let raw = try #require(try RawSQLite.run("SELECT hex(ZIMAGE) AS i, hex(ZTHUMB) AS t FROM ZPHOTO WHERE ZNAME = 'new'", in: url).first)
-        #expect(raw["i"] as? String == "02010203")
+        #expect(raw["i"] as? String == "01010203")
         #expect(raw["t"] as? String == "010203")
         #expect(try Self.values(store, model)["new"]?.image == .data(Data([1, 2, 3])))
     }

@@ -3,9 +3,10 @@ import GRDB
 
 extension SQLiteExternalBinaryData {
     /// Whether a BLOB column holds Core Data's external-storage values, from a sample of at most 64
-    /// of them among the table's first 10,000 rows (never a scan of a whole large table): every one is `0x01` + a UUID (37 bytes) or `0x02` + bytes, and at least one is a
-    /// `0x01` reference or at least four are `0x02` values (other bytes start with `0x02` four times
-    /// in a row once in four billion).
+    /// of them among the table's first 10,000 rows (never a scan of a whole large table): every one
+    /// is `0x02` + a UUID (+ NUL: 37 or 38 bytes) or `0x01` + bytes, and at least one is a `0x02`
+    /// reference or at least four are `0x01` values (other bytes start with `0x01` four times in a
+    /// row once in four billion).
     ///
     /// For models that cannot say: an inferred model, and a model cache Core Data wrote (where the
     /// flag's archive key is unverified, see `ModelArchiveDecoder.allowsExternalStorageKey`).
@@ -24,7 +25,7 @@ extension SQLiteExternalBinaryData {
             let length: Int = row[1] ?? 0
             if head.first == inlineMarker {
                 inline += 1
-            } else if length == 37, missingReference(head) != nil {
+            } else if length == 37 || length == 38, missingReference(head) != nil {
                 references += 1
             } else {
                 return false

@@ -3,31 +3,33 @@ import Foundation
 /// How Core Data stores the value of a Binary Data attribute with *Allows External Storage*
 /// (``AttributeDescription/allowsExternalBinaryDataStorage``), and how CoreStack reads and writes it.
 ///
-/// The column of such an attribute starts with a marker byte:
-/// - `0x01` followed by the UUID (text) of a file in `.<StoreName>_SUPPORT/_EXTERNAL_DATA/` beside
-///   the store, which holds the bytes (Core Data moves large values there);
-/// - `0x02` followed by the bytes themselves (a value kept inline).
+/// The column of such an attribute starts with a marker byte (as Core Data's
+/// `_PFExternalReferenceData` writes and reads it):
+/// - `0x01` followed by the bytes themselves (a value kept inline);
+/// - `0x02` followed by the UUID (text, NUL-terminated) of a file in
+///   `.<StoreName>_SUPPORT/_EXTERNAL_DATA/` beside the store, which holds the bytes (Core Data moves
+///   large values there).
 ///
 /// Reading turns both back into the bytes. The external file is read when the row is fetched, not
 /// later: a snapshot is plain values shared by the row cache and every context, and a lazy value
 /// would need a new kind of value on the read and save paths; only rows of entities with such
 /// attributes pay for it. A reference whose file is missing (a store copied without its support
-/// folder) is kept as it is, the `0x01` + UUID bytes: ``missingReference(_:)`` recognises it, the
+/// folder) is kept as it is, the `0x02` + UUID bytes: ``missingReference(_:)`` recognises it, the
 /// browser and `dump` show "missing external data", and saving the object writes it back unchanged.
 /// Bytes with neither marker (written by CoreStack before it knew the format) are read as they are.
 ///
-/// Saving writes every value inline, `0x02` + bytes, which Core Data reads back (CoreStack writes
+/// Saving writes every value inline, `0x01` + bytes, which Core Data reads back (CoreStack writes
 /// no external files, so it never has one to delete or leave behind).
 ///
 /// ```swift
 /// let photo = AttributeDescription("image", .binaryData, allowsExternalBinaryDataStorage: true)
-/// // ZIMAGE = X'01' || '6B1C…' → the bytes of .Photos_SUPPORT/_EXTERNAL_DATA/6B1C…
+/// // ZIMAGE = X'02' || '6B1C…' || X'00' → the bytes of .Photos_SUPPORT/_EXTERNAL_DATA/6B1C…
 /// ```
 public enum SQLiteExternalBinaryData {
     /// The marker of a value stored in a file of the support folder.
-    static let externalMarker: UInt8 = 0x01
+    static let externalMarker: UInt8 = 0x02
     /// The marker of a value stored in the column.
-    static let inlineMarker: UInt8 = 0x02
+    static let inlineMarker: UInt8 = 0x01
 
     /// The folder of a store's external values: `.<StoreName>_SUPPORT/_EXTERNAL_DATA` beside it
     /// (`Photos.sqlite` → `.Photos_SUPPORT/_EXTERNAL_DATA`).
@@ -44,7 +46,7 @@ public enum SQLiteExternalBinaryData {
     }
 
     /// The UUID of an external value whose file was not found when the row was read (the column's
-    /// `0x01` + UUID bytes, kept as the attribute's value), or nil for any other value.
+    /// `0x02` + UUID (+ NUL) bytes, kept as the attribute's value), or nil for any other value.
     ///
     /// ```swift
     /// if case let .data(d) = value, let uuid = SQLiteExternalBinaryData.missingReference(d) {
@@ -77,7 +79,7 @@ public enum SQLiteExternalBinaryData {
         }
     }
 
-    /// The value to store for an attribute with the flag: `0x02` + bytes, or a missing reference
+    /// The value to store for an attribute with the flag: `0x01` + bytes, or a missing reference
     /// as it was read.
     static func encode(_ value: AttributeValue) -> AttributeValue {
         guard case let .data(d) = value else { return value }

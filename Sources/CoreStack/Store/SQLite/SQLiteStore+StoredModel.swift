@@ -7,8 +7,8 @@ extension SQLiteStore {
     /// when the store has no model cache (stores of early Core Data versions; CoreStack writes one in
     /// every store it creates or migrates).
     ///
-    /// Binary attributes whose columns hold Core Data's external-storage values (`0x01` + UUID,
-    /// `0x02` + bytes, sampled) are read and written as such even when the archive does not flag
+    /// Binary attributes whose columns hold Core Data's external-storage values (`0x02` + UUID,
+    /// `0x01` + bytes, sampled) are read and written as such even when the archive does not flag
     /// them (see ``SQLiteExternalBinaryData``).
     ///
     /// The model's ``ManagedObjectModel/origin`` is ``ModelOrigin/storeModelCache``; open the store
