@@ -320,9 +320,9 @@ extension EntityDescription {
     /// remembered.
     // Inlinable so the wrappers' reads, inlined into the subclasses' modules, scan in place.
     @inlinable @inline(__always)
-    func wrapperSlot(forBits bits: (low: UInt64, high: UInt64)) -> Int? {
+    func wrapperSlot(forBits bits: UInt64) -> Int? {
         let n = wrapperSlotCount.load(ordering: .acquiring)
-        for i in 0..<n where wrapperSlotEntries[i].low == bits.low && wrapperSlotEntries[i].high == bits.high {
+        for i in 0..<n where wrapperSlotEntries[i].bits == bits {
             return Int(wrapperSlotEntries[i].slot)
         }
         return nil
@@ -330,26 +330,24 @@ extension EntityDescription {
 
     /// Remembers the slot of a wrapper's key, by its bits (``WrapperKey/bits``).
     @usableFromInline
-    func rememberWrapperSlot(_ slot: Int, forBits bits: (low: UInt64, high: UInt64)) {
+    func rememberWrapperSlot(_ slot: Int, forBits bits: UInt64) {
         wrapperSlotLock.lock()
         defer { wrapperSlotLock.unlock() }
         let n = wrapperSlotCount.load(ordering: .relaxed)
         guard n < Self.wrapperSlotCapacity, wrapperSlot(forBits: bits) == nil else { return }
-        (wrapperSlotEntries + n).initialize(to: WrapperSlotEntry(low: bits.low, high: bits.high, slot: Int64(slot)))
+        (wrapperSlotEntries + n).initialize(to: WrapperSlotEntry(bits: bits, slot: Int64(slot)))
         wrapperSlotCount.store(n + 1, ordering: .releasing)
     }
 }
 
-/// One remembered wrapper key: the two words of its ``WrapperKey`` and the slot it names.
+/// One remembered wrapper key: the word of its ``WrapperKey`` and the slot it names.
 @usableFromInline
 struct WrapperSlotEntry {
-    @usableFromInline var low: UInt64
-    @usableFromInline var high: UInt64
+    @usableFromInline var bits: UInt64
     @usableFromInline var slot: Int64
 
-    @usableFromInline init(low: UInt64, high: UInt64, slot: Int64) {
-        self.low = low
-        self.high = high
+    @usableFromInline init(bits: UInt64, slot: Int64) {
+        self.bits = bits
         self.slot = slot
     }
 }

@@ -1,12 +1,15 @@
-/// The key of an ``Attribute`` wrapper, held as plain words so that reading it from an object
-/// retains nothing: a string literal (`StaticString`), or a key given at run time, interned.
+/// The key of an ``Attribute`` wrapper, held as one plain word so that reading it from an object
+/// retains nothing and every wrapper costs an object 8 bytes: a string literal's address and
+/// length, or the index of a key given at run time, interned.
 ///
 /// Its ``bits`` name the key for the life of the process, which lets an entity remember a
-/// wrapper's slot by two integer compares (see ``EntityDescription/wrapperSlot(forBits:)``):
-/// a literal's text is constant data that never moves or goes away, so its address and length
-/// name it (two literals with the same address and length have the same text); an interned key
-/// is an index in a table that only grows. The two kinds never share bits (the high word's top
-/// bits tell them apart). No bit pattern of a `String` is read.
+/// wrapper's slot by one integer compare (see ``EntityDescription/wrapperSlot(forBits:)``): a
+/// literal's text is constant data that never moves or goes away, so its address and length name
+/// it (two literals with the same address and length have the same text); an interned key is an
+/// index in a table that only grows. The top bit tells the two apart: a literal's address is below
+/// 2^47 (user space on x86-64 and arm64), shifted up by 16 for the length. A literal that does not
+/// fit (an address above that, a text of 65,536 bytes or more, a one-scalar literal stored as its
+/// scalar) is interned instead. No bit pattern of a `String` is read.
 ///
 /// ```swift
 /// let literal = WrapperKey.literal("title")
@@ -14,38 +17,36 @@
 /// literal.string == named.string   // true: both name "title"
 /// ```
 @usableFromInline
-enum WrapperKey: Sendable {
-    /// A key written as a string literal.
-    case literal(StaticString)
-    /// A key given at run time: its index in ``WrapperKeyNames``.
-    case interned(Int)
+struct WrapperKey: Sendable {
+    /// The word that names this key's text for the life of the process.
+    @usableFromInline let bits: UInt64
+
+    /// The top bit: an interned key (its index in the low bits).
+    @usableFromInline static var internedFlag: UInt64 { 1 << 63 }
 
     /// The key for a string known only at run time (interned once per distinct text).
-    init(interning key: String) {
-        self = .interned(WrapperKeyNames.index(of: key))
+    @usableFromInline init(interning key: String) {
+        bits = Self.internedFlag | UInt64(WrapperKeyNames.index(of: key))
     }
 
-    /// Two words that name this key's text for the life of the process.
+    /// The key for a string literal: its address and length, or interned when they do not fit.
     @inlinable @inline(__always)
-    var bits: (low: UInt64, high: UInt64) {
-        switch self {
-        case .literal(let s):
-            if s.hasPointerRepresentation {
-                return (UInt64(UInt(bitPattern: s.utf8Start)), UInt64(s.utf8CodeUnitCount))
-            }
-            // A one-scalar literal stored as its scalar, not as text.
-            return (UInt64(s.unicodeScalar.value), 1 << 62)
-        case .interned(let index):
-            return (UInt64(index), 1 << 63)
+    static func literal(_ s: StaticString) -> WrapperKey {
+        if s.hasPointerRepresentation {
+            let address = UInt64(UInt(bitPattern: s.utf8Start))
+            let count = UInt64(s.utf8CodeUnitCount)
+            if address < 1 << 47, count < 1 << 16 { return WrapperKey(bits: address << 16 | count) }
         }
+        return WrapperKey(interning: s.description)
     }
+
+    @usableFromInline init(bits: UInt64) { self.bits = bits }
 
     /// The key as a string.
     @usableFromInline
     var string: String {
-        switch self {
-        case .literal(let s): return s.description
-        case .interned(let index): return WrapperKeyNames.name(at: index)
-        }
+        if bits & Self.internedFlag != 0 { return WrapperKeyNames.name(at: Int(bits & ~Self.internedFlag)) }
+        guard let start = UnsafePointer<UInt8>(bitPattern: UInt(bits >> 16)) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: start, count: Int(bits & 0xFFFF)), as: UTF8.self)
     }
 }

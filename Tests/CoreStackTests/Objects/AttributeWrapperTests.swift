@@ -31,7 +31,7 @@ struct AttributeWrapperTests {
     func runtimeKeyBitsOutliveTheirString() {
         // Keys built on the heap, each released before the next is built: with a string's own
         // words as the key (the old bit-cast), later keys could reuse an earlier one's address.
-        var seen: [String: (low: UInt64, high: UInt64)] = [:]
+        var seen: [String: UInt64] = [:]
         for i in 0..<200 {
             let text = ["heapAllocatedKeyNumber", String(i % 50)].joined()
             let bits = WrapperKey(interning: text).bits
@@ -48,6 +48,9 @@ struct AttributeWrapperTests {
         #expect(literal.bits != interned.bits)
         #expect(literal.string == "title" && interned.string == "title")
         #expect(WrapperKey.literal("x").string == "x")
+        #expect(WrapperKey.literal("").string == "")
+        // Eight bytes a wrapper, in every object.
+        #expect(MemoryLayout<Attribute<String>>.size == 8)
     }
 
     @Test("wrappers read and write their own slots, whatever their keys are made of")
