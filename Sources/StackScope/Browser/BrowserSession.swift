@@ -42,7 +42,7 @@ public final class BrowserSession: @unchecked Sendable {
     /// What the session reads through; replaced when the demo store is reset.
     private(set) var backing: Backing
     /// The store file's device and inode when it was opened, to notice it deleted or replaced.
-    private(set) var fileIdentity: FileIdentity?
+    private(set) var fileIdentity: StoreFileIdentity?
     /// One-line notes about how the store was opened (the model chosen, why read-only), shown at start.
     public internal(set) var notes: [String] = []
     /// Messages the stack reports by itself (saves it triggered that failed).
@@ -81,7 +81,7 @@ public final class BrowserSession: @unchecked Sendable {
         self.modelVersion = modelVersion
         self.readOnly = readOnly
         self.logSink = logSink
-        fileIdentity = storeURL.flatMap(FileIdentity.init(url:))
+        fileIdentity = storeURL.flatMap(StoreFileIdentity.init(url:))
         self.backing = backing
         switch backing {
         case let .stack(stack):
@@ -97,14 +97,14 @@ public final class BrowserSession: @unchecked Sendable {
     func replaceManager(_ manager: PersistentStoreManager) {
         manager.managedObjectContext.name = "main"
         backing = .manager(manager)
-        fileIdentity = storeURL.flatMap(FileIdentity.init(url:))
+        fileIdentity = storeURL.flatMap(StoreFileIdentity.init(url:))
     }
 
     /// Names the stack's contexts for the saves pane and notes the store file anew (after a reset).
     func stackReplaced() {
         stack?.privateQueueContext.name = "root"
         stack?.mainQueueContext.name = "main"
-        fileIdentity = storeURL.flatMap(FileIdentity.init(url:))
+        fileIdentity = storeURL.flatMap(StoreFileIdentity.init(url:))
     }
 
     /// Merges another root context's save into the stack: the root context first, then the main
@@ -216,7 +216,7 @@ public final class BrowserSession: @unchecked Sendable {
     /// the file it opened, as SQLite does).
     public func storeFileChange() -> String? {
         guard let storeURL, let opened = fileIdentity else { return nil }
-        guard let now = FileIdentity(url: storeURL) else {
+        guard let now = StoreFileIdentity(url: storeURL) else {
             return "the store file \(storeURL.path) was deleted while open: showing the data read from the file as opened; nothing can be saved to the path"
         }
         return now == opened ? nil : "the store file \(storeURL.path) was replaced by another file while open: still showing the file as opened; restart stackscope to open the new one"
@@ -256,18 +256,5 @@ public final class BrowserSession: @unchecked Sendable {
             out[e.name] = try mainContext.count(for: FetchRequest<ManagedObject>(entityName: e.name))
         }
         return out
-    }
-}
-
-/// A file's device and inode: the same path can name another file after a delete or a move.
-struct FileIdentity: Equatable, Sendable {
-    let device: UInt64
-    let inode: UInt64
-
-    init?(url: URL) {
-        var st = stat()
-        guard stat(url.path, &st) == 0 else { return nil }
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
     }
 }

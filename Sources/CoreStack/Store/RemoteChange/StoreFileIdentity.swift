@@ -11,12 +11,12 @@ import Glibc
 /// let opened = StoreFileIdentity(url: url)
 /// if StoreFileIdentity(url: url) != opened { print("replaced or deleted") }
 /// ```
-struct StoreFileIdentity: Equatable, Sendable {
-    let device: UInt64
-    let inode: UInt64
+package struct StoreFileIdentity: Equatable, Sendable {
+    package let device: UInt64
+    package let inode: UInt64
 
     /// The identity of the file at `url`; nil when there is none.
-    init?(url: URL) {
+    package init?(url: URL) {
         var st = stat()
         guard stat(url.path, &st) == 0 else { return nil }
         device = UInt64(st.st_dev)
