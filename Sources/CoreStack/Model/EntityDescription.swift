@@ -86,7 +86,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var attributeSlots: [String: Int] = [:]
     var relationshipSlots: [String: Int] = [:]
     /// Attribute slots of typed properties, by the bits of their wrapper's key (see ``WrapperKey``:
-    /// two words that name a key's text for the life of the process, compared instead of the text).
+    /// one word that names a key's text for the life of the process, compared instead of the text).
     ///
     /// Reads take no lock: an entry is written once, under a lock, into a fixed buffer, then
     /// published by storing the new count with release ordering; a reader loads the count with
