@@ -57,6 +57,28 @@ extension SQLiteStore {
         }
     }
 
+    /// What the remote-change monitor reads after the data version moved, in one read
+    /// transaction so that all of it is of one snapshot: the data version, the transactions after
+    /// `number` (as ``foreignTransactions(after:)``) and the key fingerprint. Read apart, a save
+    /// committing between the history read and the key read made its own key reservation look
+    /// like another tool's write.
+    func remoteChangeSnapshot(
+        transactionsAfter number: Int64
+    ) throws -> (version: Int64, transactions: [PersistentHistoryTransaction], last: Int64, keys: StoreKeyFingerprint) {
+        let reader = HistoryReader(path: path, storeIdentifier: identifier, layout: historyLayout)
+        let tables = schema.entityTables.map(\.name)
+        let (version, all, keys) = try read { db -> (Int64, [PersistentHistoryTransaction], StoreKeyFingerprint) in
+            let all = try reader.fetch(db, conditions: ["t.Z_PK > ?"], arguments: [number])
+            let keys = try StoreKeyFingerprint(db, tables: tables)
+            var version: Int64 = 0
+            if case let .int64(v)? = try DatabaseValue.fetchOne(db, sql: "PRAGMA data_version")?.storage { version = v }
+            return (version, all, keys)
+        }
+        let last = all.last?.transactionNumber ?? number
+        guard let tracker = historyTracker else { return (version, all, last, keys) }
+        return (version, all.filter { !tracker.takeOwn($0.transactionNumber) }, last, keys)
+    }
+
     /// The transactions after `number`, with their changes, and the number of the last one
     /// (including transactions this store committed, which are left out of the list).
     func foreignTransactions(after number: Int64) throws -> (transactions: [PersistentHistoryTransaction], last: Int64) {

@@ -92,11 +92,13 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         var kind = RemoteStoreChangeKind.commit
         var hasHistory = (try? store.hasPersistentHistory()) ?? false
         if hasHistory {
-            guard let found = try? store.foreignTransactions(after: lastTransaction) else { return }
+            // The history and the keys of one snapshot (only when the data version moved: a few
+            // page reads per entity table); the version seen with them is the new baseline.
+            guard let found = try? store.remoteChangeSnapshot(transactionsAfter: lastTransaction) else { return }
+            lastVersion = found.version
             lastTransaction = found.last
             token = PersistentHistoryToken(storeIdentifier: store.identifier, transactionNumber: found.last)
-            // Only when the data version moved: a few page reads per entity table.
-            let keys = try? StoreKeyFingerprint(store)
+            let keys: StoreKeyFingerprint? = found.keys
             defer { lastKeys = keys }
             if found.transactions.isEmpty {
                 // A key reservation before a save (its history comes with the save): nothing to

@@ -23,18 +23,22 @@ struct StoreKeyFingerprint: Equatable, Sendable {
 
     /// Reads the fingerprint through the store's connection.
     init(_ store: SQLiteStore) throws {
-        let tables = store.schema.entityTables.map(\.name)
-        (maxKeys, largestKeys) = try store.read { db in
-            var maxKeys: [Int64: Int64] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY") {
-                if let ent = row[0] as Int64?, let max = row[1] as Int64? { maxKeys[ent] = max }
-            }
-            var largest: [String: Int64?] = [:]
-            for table in tables {
-                largest[table] = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(table)")
-            }
-            return (maxKeys, largest)
+        self = try store.read { db in try StoreKeyFingerprint(db, tables: store.schema.entityTables.map(\.name)) }
+    }
+
+    /// Reads the fingerprint inside a read already open (so that it is of the same snapshot as
+    /// what else that read sees).
+    init(_ db: Database, tables: [String]) throws {
+        var maxKeys: [Int64: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY") {
+            if let ent = row[0] as Int64?, let max = row[1] as Int64? { maxKeys[ent] = max }
         }
+        var largest: [String: Int64?] = [:]
+        for table in tables {
+            largest[table] = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(table)")
+        }
+        self.maxKeys = maxKeys
+        largestKeys = largest
     }
 
     /// Whether going from `earlier` to this fingerprint is what a key reservation does: some
