@@ -50,18 +50,21 @@ extension SQLiteStore {
     /// SQLite's `PRAGMA data_version` on the store's own connection: it changes when another
     /// connection (another process, another store object on the file) commits, never for this one's commits.
     func dataVersion() throws -> Int64 {
-        try readStatement { db in
-            let value = try DatabaseValue.fetchOne(db, sql: "PRAGMA data_version")
-            if case let .int64(v)? = value?.storage { return v }
-            return 0
-        }
+        try readStatement { db in try Self.dataVersion(db) }
+    }
+
+    /// `PRAGMA data_version` inside a read already open (0 when it reads as no integer).
+    static func dataVersion(_ db: Database) throws -> Int64 {
+        if case let .int64(v)? = try DatabaseValue.fetchOne(db, sql: "PRAGMA data_version")?.storage { return v }
+        return 0
     }
 
     /// What the remote-change monitor reads after the data version moved, in one read
     /// transaction so that all of it is of one snapshot: the data version, the transactions after
-    /// `number` (as ``foreignTransactions(after:)``) and the key fingerprint. Read apart, a save
-    /// committing between the history read and the key read made its own key reservation look
-    /// like another tool's write.
+    /// `number` with their changes and the number of the last one (transactions this store
+    /// committed count for the number but are left out of the list) and the key fingerprint.
+    /// Read apart, a save committing between the history read and the key read made its own key
+    /// reservation look like another tool's write.
     func remoteChangeSnapshot(
         transactionsAfter number: Int64
     ) throws -> (version: Int64, transactions: [PersistentHistoryTransaction], last: Int64, keys: StoreKeyFingerprint) {
@@ -69,23 +72,10 @@ extension SQLiteStore {
         let tables = schema.entityTables.map(\.name)
         let (version, all, keys) = try read { db -> (Int64, [PersistentHistoryTransaction], StoreKeyFingerprint) in
             let all = try reader.fetch(db, conditions: ["t.Z_PK > ?"], arguments: [number])
-            let keys = try StoreKeyFingerprint(db, tables: tables)
-            var version: Int64 = 0
-            if case let .int64(v)? = try DatabaseValue.fetchOne(db, sql: "PRAGMA data_version")?.storage { version = v }
-            return (version, all, keys)
+            return (try Self.dataVersion(db), all, try StoreKeyFingerprint(db, tables: tables))
         }
         let last = all.last?.transactionNumber ?? number
         guard let tracker = historyTracker else { return (version, all, last, keys) }
         return (version, all.filter { !tracker.takeOwn($0.transactionNumber) }, last, keys)
-    }
-
-    /// The transactions after `number`, with their changes, and the number of the last one
-    /// (including transactions this store committed, which are left out of the list).
-    func foreignTransactions(after number: Int64) throws -> (transactions: [PersistentHistoryTransaction], last: Int64) {
-        let reader = HistoryReader(path: path, storeIdentifier: identifier, layout: historyLayout)
-        let all = try readStatement { db in try reader.fetch(db, conditions: ["t.Z_PK > ?"], arguments: [number]) }
-        let last = all.last?.transactionNumber ?? number
-        guard let tracker = historyTracker else { return (all, last) }
-        return (all.filter { !tracker.takeOwn($0.transactionNumber) }, last)
     }
 }
