@@ -6,6 +6,10 @@ import Testing
 /// Hands out increasing numbers, so tests can tell the order callbacks ran in.
 private let awakeSequence = Mutex<Int>(0)
 
+/// Set by a test, by store: the next `awakeFromFetch` of a `Tagged` in that store reads this
+/// object (and clears the entry). Keyed by store so tests running in parallel do not share it.
+private let peekAtAwake = Mutex<[String: ManagedObjectID]>([:])
+
 final class Tagged: ManagedObject {
     @Attribute("label") var label: String
     @ToOne("owner") var owner: TagOwner?
@@ -13,10 +17,16 @@ final class Tagged: ManagedObject {
     var awakeCount = 0
     var awokeAt = 0
     var ownerNameAtAwake: String?
+    /// The label of the object `peekAtAwake` named, read in this object's `awakeFromFetch`.
+    var peekedLabel: String?
 
     override func awakeFromFetch() {
         awakeCount += 1
         awokeAt = awakeSequence.withLock { $0 += 1; return $0 }
+        let store = objectID.storeIdentifier
+        if let id = peekAtAwake.withLock({ $0.removeValue(forKey: store) }) {
+            peekedLabel = (try? managedObjectContext?.existingObject(with: id) as? Tagged)?.label
+        }
         // Reads another object, firing its fault: only possible once the store has finished the
         // fetch that filled this object.
         ownerNameAtAwake = owner?.name
@@ -83,6 +93,25 @@ struct StreamedFetchTests {
             #expect(items.allSatisfy { $0.lastAccessorError == nil })
         }
         #expect(stack.coordinator.rowCacheCount >= 710)
+    }
+
+    @Test("awakeFromFetch runs as each object is filled: one that reads an object later in the result fills it from the row cache, awake once, before the next row's", arguments: StoreKind.allCases)
+    func awakeReadsLaterObject(kind: StoreKind) throws {
+        let stack = try Self.filledStack(kind)
+        let reader = stack.newContext("ids")
+        let lastID = try reader.performAndWait { try #require(try reader.fetch(Self.request()).last).objectID }
+        let ctx = stack.newContext()
+        peekAtAwake.withLock { $0[lastID.storeIdentifier] = lastID }
+        try ctx.performAndWait {
+            let items = try ctx.fetch(Self.request())
+            #expect(items.count == 700)
+            #expect(items[0].peekedLabel == "item 0699")
+            #expect(items[699].objectID == lastID)
+            #expect(items[699].label == "item 0699")
+            #expect(items.allSatisfy { $0.awakeCount == 1 })
+            // Awoken while the first object's awakeFromFetch read it: after the first, before the second.
+            #expect(items[0].awokeAt < items[699].awokeAt && items[699].awokeAt < items[1].awokeAt)
+        }
     }
 
     @Test("objects already registered keep their unsaved changes and are not awoken again", arguments: StoreKind.allCases)

@@ -168,7 +168,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// cache line per object in a large fetch.
     func materialize(from snapshot: consuming RowSnapshot, sharedValues: inout [AttributeValue]) {
         swap(&values, &sharedValues)
-        fill(from: snapshot, toMany: [:])
+        fill(from: snapshot, toMany: Dictionary())
     }
 
     /// The rest of materialising once `values` is set: to-one slots, the committed state, flags.
