@@ -105,12 +105,13 @@ final class PrimaryKeyTable<Value> {
     /// Sets the value of `id` unless `keepOld` says to keep the value there, in one look-up.
     /// `keepOld` may update the value it keeps in place. Returns whether `value` was set.
     @inline(__always)
-    func setValue(_ value: Value, forKey id: ManagedObjectID, unless keepOld: (inout Value) -> Bool) -> Bool {
+    func setValue(_ value: consuming Value, forKey id: ManagedObjectID, unless keepOld: (inout Value) -> Bool) -> Bool {
         let (key, i) = Self.locate(id)
+        var moved: Value? = consume value
         let (set, added) = withPage(creating: key) { p -> (Bool, Bool) in
             // Moved out and back in, not copied: a copy would retain the value's parts.
             guard var old = (p.slots + i).move() else {
-                (p.slots + i).initialize(to: value)
+                (p.slots + i).initialize(to: moved.take())
                 p.count += 1
                 return (true, true)
             }
@@ -118,7 +119,7 @@ final class PrimaryKeyTable<Value> {
                 (p.slots + i).initialize(to: old)
                 return (false, false)
             }
-            (p.slots + i).initialize(to: value)
+            (p.slots + i).initialize(to: moved.take())
             return (true, false)
         }
         if added { count += 1 }

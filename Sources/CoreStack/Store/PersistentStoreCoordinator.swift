@@ -186,25 +186,31 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// `changed` (the coordinator's ``storeGeneration`` moved since the read began: a save, a
     /// delete or a forget ran in between), a row the cache lacks is not put in either: it may have
     /// been deleted or forgotten after the read, which cannot tell.
+    ///
+    /// `snapshot` is the cache's own copy, moved in (a caller that keeps the row passes a copy):
+    /// taken borrowed, it was copied once more for the entry and the copy released, a retain and
+    /// a release of each of its arrays per row read.
     @inline(__always)
-    private func cacheReadRow(_ snapshot: RowSnapshot, for id: ManagedObjectID, changed: Bool) -> RowSnapshot? {
+    private func cacheReadRow(_ snapshot: consuming RowSnapshot, for id: ManagedObjectID, changed: Bool) -> RowSnapshot? {
         guard cacheLimit != 0 else { return nil }  // Nothing is cached (see cacheRow).
         useClock &+= 1
         let now = useClock
+        let version = snapshot.version
         if changed {
+            var pending: RowSnapshot? = consume snapshot
             let kept: RowSnapshot?? = rowCache.modifyValue(forKey: id) { entry in
-                if entry.snapshot.version > snapshot.version {
+                if entry.snapshot.version > version {
                     entry.lastUse = now
                     return entry.snapshot
                 }
-                entry = CachedRow(snapshot: snapshot, lastUse: now)
+                if let newer = pending.take() { entry = CachedRow(snapshot: newer, lastUse: now) }
                 return nil
             }
             return kept ?? nil
         }
         var kept: RowSnapshot?
         let set = rowCache.setValue(CachedRow(snapshot: snapshot, lastUse: now), forKey: id) { entry in
-            guard entry.snapshot.version > snapshot.version else { return false }
+            guard entry.snapshot.version > version else { return false }
             entry.lastUse = now
             kept = entry.snapshot
             return true
