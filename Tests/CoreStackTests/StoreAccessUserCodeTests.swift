@@ -18,6 +18,22 @@ final class AccessProbe: ManagedObject {
     }
 }
 
+/// The context a `ContextReader`'s initialiser reads, set by the test that uses it.
+private let contextToRead = Mutex<ManagedObjectContext?>(nil)
+
+/// A managed object whose initialiser uses a context (as an app's `init` reaching a shared
+/// context might): it counts that context's registered objects.
+final class ContextReader: ManagedObject {
+    @Attribute("label") var label: String
+    /// The number of objects registered in `contextToRead` when this object was made (-1: none set).
+    var registeredAtInit = -1
+
+    required init(entity: EntityDescription, objectID: ManagedObjectID) {
+        super.init(entity: entity, objectID: objectID)
+        if let context = contextToRead.withLock({ $0 }) { registeredAtInit = context.registeredObjects.count }
+    }
+}
+
 @Suite("No user code inside the SQLite store's connection queue: object initialisers, streamRows bodies")
 struct StoreAccessUserCodeTests {
     static func probeStack(count: Int) throws -> TestStack {
@@ -51,6 +67,35 @@ struct StoreAccessUserCodeTests {
             #expect(probes.map(\.label) == (0..<700).map { String(format: "probe %04d", $0) })
             #expect(probes.filter(\.initRanInsideStoreAccess).count == 0)
             #expect(probes.filter(\.madeInsideStoreAccess).count == 0)
+        }
+    }
+
+    @Test("an object's init may use its context while a fetch makes it: the registration holds no access to the context", arguments: StoreKind.allCases)
+    func initMayUseTheContext(kind: StoreKind) throws {
+        let model = try ManagedObjectModel(versionName: "Readers") {
+            EntityDescription("Reader", class: ContextReader.self) {
+                AttributeDescription("label", .string, isOptional: false)
+            }
+        }
+        let stack = try TestStack(kind, model: model)
+        try stack.context.performAndWait {
+            for i in 0..<10 {
+                let r = try ContextReader(context: stack.context)
+                r.label = "reader \(i)"
+            }
+            try stack.context.save()
+        }
+        let ctx = stack.newContext()
+        try ctx.performAndWait {
+            contextToRead.withLock { $0 = ctx }
+            defer { contextToRead.withLock { $0 = nil } }
+            var request = FetchRequest<ContextReader>(entityName: "Reader", sortDescriptors: [SortDescriptor("label")])
+            request.returnsObjectsAsFaults = false
+            // Trapped ("simultaneous accesses") when the registry was a struct field of the context.
+            let readers = try ctx.fetch(request)
+            #expect(readers.map(\.label) == (0..<10).map { "reader \($0)" })
+            // Each init ran before its own object was registered, after the ones before it.
+            #expect(readers.map(\.registeredAtInit) == Array(0..<10))
         }
     }
 

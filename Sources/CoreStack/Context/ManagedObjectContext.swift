@@ -106,7 +106,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
 
     // The context's state, confined to its queue.
-    var registered = ObjectRegistry()
+    let registered = ObjectRegistry()
     /// The registry size (permanent IDs) at which the next sweep of unreferenced clean objects
     /// runs (see `sweepUnreferencedObjectsIfGrown()`).
     var nextRegistrySweep = ManagedObjectContext.registrySweepMinimum

@@ -1,21 +1,27 @@
 /// The objects a context holds, by ID: permanent IDs in one table (pages by primary key, see
 /// ``PrimaryKeyTable``) and the temporary IDs of unsaved inserts in another.
 ///
-/// The permanent table is shared by copies: a context keeps its one registry in place.
+/// A reference type, held by its context in a `let`: registering an object makes no access to a
+/// field of the context, so a subclass's `init(entity:objectID:)`, which runs while a fetch
+/// registers the object it makes, may use the context (a `var` struct field was under a
+/// modifying access for the whole registration, and any use of the registry from that `init`
+/// trapped as a simultaneous access).
 ///
 /// A save moves its inserts to their permanent IDs. With one table that meant removing 100,000
 /// temporary keys one at a time after a big insert; with two, the permanent keys go into their
 /// table and the temporary table is dropped at once when the save took every one of them.
 ///
 /// ```swift
-/// var registry = ObjectRegistry()
+/// let registry = ObjectRegistry()
 /// registry[object.objectID] = object
 /// registry[object.objectID]          // object
 /// registry.promote([object], from: [object.objectID], to: [permanentID])
 /// ```
-struct ObjectRegistry {
+final class ObjectRegistry {
     private let permanent = PrimaryKeyTable<ManagedObject>()
     private var temporary = TemporaryObjectTable()
+
+    init() {}
 
     /// Number of objects.
     var count: Int { permanent.count + temporary.count }
@@ -28,7 +34,7 @@ struct ObjectRegistry {
     }
 
     /// Registers an object under an ID the caller knows is not registered.
-    mutating func insertNew(_ object: ManagedObject, forAbsentKey id: ManagedObjectID) {
+    func insertNew(_ object: ManagedObject, forAbsentKey id: ManagedObjectID) {
         if id.isTemporary {
             temporary[id] = object
         } else {
@@ -37,15 +43,16 @@ struct ObjectRegistry {
     }
 
     /// The object registered under a permanent ID, or the one `make` creates, registered: one
-    /// probe either way. `make` must not touch the registry.
+    /// probe either way. `make` runs while no page is being worked on and may use the registry
+    /// (see ``PrimaryKeyTable/value(forKey:orInsert:)``).
     @inline(__always)
-    mutating func object(forPermanent id: ManagedObjectID, orInsert make: () -> ManagedObject) -> ManagedObject {
+    func object(forPermanent id: ManagedObjectID, orInsert make: () -> ManagedObject) -> ManagedObject {
         permanent.value(forKey: id, orInsert: make)
     }
 
     /// Moves objects registered under the temporary IDs `old` to the permanent IDs `new` (all
     /// three parallel) and sets each object's ``ManagedObject/objectID``.
-    mutating func promote(_ objects: [ManagedObject], from old: [ManagedObjectID], to new: [ManagedObjectID]) {
+    func promote(_ objects: [ManagedObject], from old: [ManagedObjectID], to new: [ManagedObjectID]) {
         var moved = 0
         // By index, reading the IDs in place: each copy of an ID (a `zip`) retains and releases
         // its entity.
@@ -78,7 +85,7 @@ struct ObjectRegistry {
     /// changes, or pending in an objectsDidChange, are held elsewhere too (the context's change
     /// sets) and are also skipped by state. Inserted objects live under temporary IDs until
     /// saved and are never looked at.
-    mutating func sweepUnreferenced() -> [ManagedObjectID] {
+    func sweepUnreferenced() -> [ManagedObjectID] {
         var released: [ManagedObjectID] = []
         permanent.removeAll(whereSlot: { slot in
             // Read through the slot, binding no second reference before the uniqueness check.
@@ -95,7 +102,7 @@ struct ObjectRegistry {
     var values: [ManagedObject] { permanent.values + temporary.values }
 
     /// Forgets every object.
-    mutating func removeAll() {
+    func removeAll() {
         permanent.removeAll()
         temporary.removeAll()
     }
