@@ -29,7 +29,7 @@ public struct Attribute<Value: AttributeValueConvertible> {
     /// ```swift
     /// @Attribute("title") var title: String?
     /// ```
-    public init(_ key: StaticString) { wrapperKey = WrapperKey.literal(key) }
+    @inlinable public init(_ key: StaticString) { wrapperKey = WrapperKey.literal(key) }
 
     /// A wrapper for the property named `key`, a string known only at run time (interned for the
     /// rest of the process, once per distinct text).

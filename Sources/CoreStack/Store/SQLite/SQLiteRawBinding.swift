@@ -123,7 +123,9 @@ enum SQLiteRawBinding {
         }
     }
 
-    /// Column `i` as an integer, nil when NULL (or not a number).
+    /// Column `i` as an integer, nil when NULL (or not a number). Inlined: every row read calls
+    /// it three times (`Z_PK`, `Z_ENT`, `Z_OPT`).
+    @inline(__always)
     static func int64(_ h: SQLiteStatement, _ i: Int32) -> Int64? {
         switch sqlite3_column_type(h, i) {
         case SQLITE_INTEGER: sqlite3_column_int64(h, i)
