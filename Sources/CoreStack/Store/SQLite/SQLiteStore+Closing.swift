@@ -14,7 +14,10 @@ extension SQLiteStore {
     /// has open keeps its side files.
     ///
     /// Afterwards every read, fetch, fault or save through the store throws
-    /// ``CoreStackError/storeClosed(_:)``. Closing twice does nothing. The store closes itself when
+    /// ``CoreStackError/storeClosed(_:)``. A read or save another thread has under way when the
+    /// store closes either completes first (the close waits for it) or throws `storeClosed`; none
+    /// reaches a closed connection. A stream that started before the close ends on its own
+    /// connection. Closing twice does nothing. The store closes itself when
     /// it is freed; call `close()` when the program ends without freeing it (`exit`), or to let
     /// the file go before the store object goes.
     ///

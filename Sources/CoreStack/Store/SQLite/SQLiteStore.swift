@@ -65,8 +65,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// off-queue reader and streams), and the last connection of the file to close removes the
     /// `-wal` and `-shm` SQLite created for a read-only connection, so reading a store leaves its
     /// folder as it was found.
-    /// Set by ``close()``; read before every access (an atomic load, no lock).
+    /// Set by ``close()``; read before every access (an atomic load, no lock), again on the
+    /// connection's queue.
     let closedFlag = Atomic<Bool>(false)
+    #if DEBUG
+    /// See ``afterOpenCheckHook``.
+    let afterOpenCheck = Mutex<(@Sendable () -> Void)?>(nil)
+    #endif
     /// Write transactions this store ran (counted as they end, committed or not): the
     /// remote-change monitor, which sees other connections' commits only, learns of this
     /// connection's from it (one relaxed atomic add per save).
@@ -661,18 +666,70 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         #endif
     }
 
-    /// Runs `body` in a read transaction on the store's connection queue.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` on the store's connection, on its queue, once the store is known open there.
+    ///
+    /// ``close()`` sets the closed flag and then closes the connection on this same serial queue,
+    /// so a block that reaches the queue after the close finds the flag set and throws
+    /// ``CoreStackError/storeClosed(_:)`` before it touches the (closed) connection; a block that
+    /// reaches it before completes first, and the close waits for it. The check before the queue
+    /// only spares a closed store the trip.
+    private func onConnection<T>(_ body: (Database) throws -> T) throws -> T {
         try checkOpen()
-        return try Self.wrap(path) { try dbQueue.read { db in try markingAccess { try body(db) } } }
+        #if DEBUG
+        if let hook = afterOpenCheck.withLock({ $0 }) { hook() }
+        #endif
+        return try Self.wrap(path) {
+            try dbQueue.inDatabase { db in
+                try checkOpen()
+                return try markingAccess { try body(db) }
+            }
+        }
+    }
+
+    #if DEBUG
+    /// Tests only (debug builds): called by every read and write of the store's connection
+    /// after its check that the store is open and before it reaches the connection's queue, to
+    /// close the store in between.
+    var afterOpenCheckHook: (@Sendable () -> Void)? {
+        get { afterOpenCheck.withLock { $0 } }
+        set { afterOpenCheck.withLock { $0 = newValue } }
+    }
+    #endif
+
+    /// Runs `body` in a read transaction on the store's connection queue (as GRDB's `read` does:
+    /// `query_only` on, a deferred transaction).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try onConnection { db in
+            try db.readOnly {
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw CoreStackError.sqlite(path: path, message: "a read transaction ended without its result") }
+                return result
+            }
+        }
     }
 
     /// A read made of one SELECT statement: SQLite runs a lone statement in its own implicit
     /// read transaction, so it skips what ``read(_:)`` adds around a block (BEGIN/COMMIT and
     /// GRDB's `query_only` pragma on and off, four more statements for every fault that fires).
     func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
-        try checkOpen()
-        return try Self.wrap(path) { try dbQueue.inDatabase { db in try markingAccess { try body(db) } } }
+        try onConnection(body)
+    }
+
+    /// Runs `body` in a write transaction on the store's connection queue (as GRDB's `write` does).
+    private func writeTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try onConnection { db in
+            var result: T?
+            try db.inTransaction {
+                result = try body(db)
+                return .commit
+            }
+            guard let result else { throw CoreStackError.sqlite(path: path, message: "a write transaction ended without its result") }
+            return result
+        }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`, waiting up to 10 s for another
@@ -683,18 +740,15 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard !isReadOnly else { throw CoreStackError.readOnlyStore(path) }
         defer { ownWriteCount.wrappingAdd(1, ordering: .relaxed) }
         guard let tracker = historyTracker else {
-            return try Self.wrap(path) { try dbQueue.write { db in try markingAccess { try body(db) } } }
+            return try writeTransaction(body)
         }
         var transaction: Int64?
         do {
-            let result = try Self.wrap(path) {
-                try dbQueue.write { db in
-                    let result = try markingAccess { try body(db) }
-                    transaction = try tracker.flush(db)
-                    return result
-                }
+            return try writeTransaction { db in
+                let result = try body(db)
+                transaction = try tracker.flush(db)
+                return result
             }
-            return result
         } catch {
             tracker.abandon(transaction)
             throw error
