@@ -68,6 +68,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Set by ``close()``; read before every access (an atomic load, no lock), again on the
     /// connection's queue.
     let closedFlag = Atomic<Bool>(false)
+    /// Whether the store's connection still counts as open with ``SQLiteSideFiles`` (see
+    /// ``closeConnection(finally:)``).
+    let connectionCounted = Atomic<Bool>(true)
     #if DEBUG
     /// See ``afterOpenCheckHook``.
     let afterOpenCheck = Mutex<(@Sendable () -> Void)?>(nil)
@@ -263,76 +266,94 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.model = model
         self.isReadOnly = readOnly
         SQLiteSideFiles.opened(path)
-        var config = Configuration()
-        config.readonly = readOnly
-        config.busyMode = .timeout(10)
-        config.label = "CoreStack.SQLiteStore"
-        config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
+        // Until the store is whole, a throw leaves no store whose close() or deinit would close
+        // the connection and count it closed: the catch below does (every throw in this
+        // initialiser comes before its last stored property is set, so no deinit runs for it).
+        var connection: DatabaseQueue?
+        do {
+            var config = Configuration()
+            config.readonly = readOnly
+            config.busyMode = .timeout(10)
+            config.label = "CoreStack.SQLiteStore"
+            config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
 
-        if let inspection {
-            let numbers = SQLiteSchema.storeNumbers(of: model, in: inspection.structure)
-            var schema = SQLiteSchema(model: model, storeNumbers: numbers)
-            schema.adoptJoinTableNames(from: inspection.structure)
-            self.schema = schema
-            self.metadata = inspection.metadata
-            self.identifier = inspection.metadata.storeUUID
-            let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
-            self.dbQueue = queue
-            if !readOnly {
+            if let inspection {
+                let numbers = SQLiteSchema.storeNumbers(of: model, in: inspection.structure)
+                var schema = SQLiteSchema(model: model, storeNumbers: numbers)
+                schema.adoptJoinTableNames(from: inspection.structure)
+                self.schema = schema
+                self.metadata = inspection.metadata
+                self.identifier = inspection.metadata.storeUUID
+                let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
+                connection = queue
+                self.dbQueue = queue
+                if !readOnly {
+                    try Self.wrap(path) {
+                        try queue.writeWithoutTransaction { db in
+                            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                        }
+                    }
+                }
+            } else {
+                let parent = url.deletingLastPathComponent().path
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), isDir.boolValue else {
+                    throw CoreStackError.sqlite(path: path, message: "the folder \(parent) does not exist")
+                }
+                let schema = SQLiteSchema(model: model)
+                let uuid = UUID().uuidString.uppercased()
+                let metadata = StoreMetadata(
+                    storeUUID: uuid, storeType: "SQLite", frameworkVersion: Self.frameworkVersion,
+                    versionHashes: model.entityVersionHashes, versionIdentifiers: model.versionIdentifiers)
+                self.schema = schema
+                self.metadata = metadata
+                self.identifier = uuid
+                let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
+                connection = queue
+                self.dbQueue = queue
+                let plist = try Self.metadataPlist(model: model)
+                // The model in Core Data's encoding, so the store opens anywhere with no model file.
+                let modelCache = try model.archivedModelCache()
                 try Self.wrap(path) {
                     try queue.writeWithoutTransaction { db in
+                        try db.execute(sql: "PRAGMA auto_vacuum = 2")
                         _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                    }
-                }
-            }
-        } else {
-            let parent = url.deletingLastPathComponent().path
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), isDir.boolValue else {
-                throw CoreStackError.sqlite(path: path, message: "the folder \(parent) does not exist")
-            }
-            let schema = SQLiteSchema(model: model)
-            let uuid = UUID().uuidString.uppercased()
-            let metadata = StoreMetadata(
-                storeUUID: uuid, storeType: "SQLite", frameworkVersion: Self.frameworkVersion,
-                versionHashes: model.entityVersionHashes, versionIdentifiers: model.versionIdentifiers)
-            self.schema = schema
-            self.metadata = metadata
-            self.identifier = uuid
-            let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
-            self.dbQueue = queue
-            let plist = try Self.metadataPlist(model: model)
-            // The model in Core Data's encoding, so the store opens anywhere with no model file.
-            let modelCache = try model.archivedModelCache()
-            try Self.wrap(path) {
-                try queue.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA auto_vacuum = 2")
-                    _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                    try db.inTransaction {
-                        for sql in schema.creationStatements { try db.execute(sql: sql) }
-                        for row in schema.primaryKeyRows {
+                        try db.inTransaction {
+                            for sql in schema.creationStatements { try db.execute(sql: sql) }
+                            for row in schema.primaryKeyRows {
+                                try db.execute(
+                                    sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                    arguments: [row.number, row.name, row.superNumber])
+                            }
                             try db.execute(
-                                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                                arguments: [row.number, row.name, row.superNumber])
+                                sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                                arguments: [uuid, plist])
+                            try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+                            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
+                            return .commit
                         }
-                        try db.execute(
-                            sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                            arguments: [uuid, plist])
-                        try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-                        try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
-                        return .commit
                     }
                 }
             }
+            (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
+            historyLayout = HistoryLayout(schema: schema)
+            let tracker = options.persistentHistoryTracking && !readOnly ? HistoryTracker(layout: historyLayout, path: path) : nil
+            if let tracker, let connection {
+                try Self.wrap(path) { try connection.writeWithoutTransaction { db in try tracker.install(db) } }
+            }
+            historyTracker = tracker
+        } catch {
+            // Closed, or (when GRDB cannot close it) closed as it is freed with this failed store
+            // just after; counted closed either way (see ``closeConnection(finally:)``).
+            _ = try? connection?.close()
+            SQLiteSideFiles.closed(path)
+            throw error
         }
-        (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
-        historyLayout = HistoryLayout(schema: schema)
-        historyTracker = options.persistentHistoryTracking && !readOnly ? HistoryTracker(layout: historyLayout, path: path) : nil
-        if let historyTracker { try Self.wrap(path) { try dbQueue.writeWithoutTransaction { db in try historyTracker.install(db) } } }
     }
 
     deinit {
         close()
+        closeConnection(finally: true)
     }
 
     /// The binary property list of `Z_METADATA` for a new store.
