@@ -120,4 +120,21 @@ import Testing
             #expect(try sha(url) == before, "\(store) changed")
         }
     }
+
+    @Test("a batch delete that meets a destination row whose Z_ENT holds text (a damaged or foreign file) throws storeCorrupted naming the column, instead of trapping")
+    func batchDeleteOverTextEntityColumn() throws {
+        let library = try LibraryStore()
+        let publisher = try library.insert("Publisher", ["name": .string("Pub")])
+        try library.insert("Book", ["title": .string("Odd")], toOne: ["publisher": publisher])
+        library.store.close()
+        try StoreDamage.sqlite3(library.url, "UPDATE ZBOOK SET Z_ENT = 'x';")
+        let store = try SQLiteStore(url: library.url, model: library.model)
+        do {
+            _ = try store.executeBatchDelete(matching: nil, objectIDs: [publisher])
+            Issue.record("the batch delete went through")
+        } catch let CoreStackError.storeCorrupted(path, reason) {
+            #expect(path == library.url.path)
+            #expect(reason.contains("Z_ENT"), "\(reason)")
+        }
+    }
 }

@@ -49,6 +49,17 @@ struct SchemaInferenceTests {
         }
     }
 
+    @Test("inferring a model reads no row of a table that holds a single entity: with that table's root page damaged, inference still succeeds and gives its columns")
+    func singleEntityTableIsNotRead() throws {
+        let library = try LibraryStore()
+        library.store.close()
+        try StoreDamage.overwriteRootPage(of: "ZPUBLISHER", in: library.url)
+        let inferred = try SQLiteStore.inferredModel(at: library.url)
+        #expect(inferred.entity(named: "Publisher")?.attribute(named: "NAME")?.type == .string)
+        // The shared table of Book and GraphicNovel is read (its first rows of each entity).
+        #expect(inferred.entity(named: "GraphicNovel")?.superentity?.name == "Book")
+    }
+
     @Test("foreign keys become to-one relationships, join tables many-to-many pairs, columns typed by their declaration")
     func inferredDetails() throws {
         let bnr = try SQLiteStore.inferredModel(at: try Fixtures.copyStore("stores/bnr-CoreDataStack/TestModel.sqlite"))

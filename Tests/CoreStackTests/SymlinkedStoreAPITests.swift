@@ -71,4 +71,26 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: moved.path))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
     }
+
+    @Test("destroying a store through a link deletes the target and its -wal, -shm and -journal, leaves the link, and a store created through the link again is made at the target")
+    func destroyThroughLink() throws {
+        let (link, target) = try linked("stores/bnr-CoreDataStack/TestModel.sqlite")
+        defer { cleanUp(link, target) }
+        let fm = FileManager.default
+        for suffix in ["-wal", "-shm", "-journal"] { try Data("side\(suffix)".utf8).write(to: URL(fileURLWithPath: target.path + suffix)) }
+        // A file beside the link with a side file's name is not the store's.
+        try Data("unrelated".utf8).write(to: URL(fileURLWithPath: link.path + "-wal"))
+        try StoreLocation.destroyStore(at: link)
+        for suffix in StoreLocation.fileSuffixes {
+            #expect(!fm.fileExists(atPath: target.path + suffix), "\(target.lastPathComponent)\(suffix) is left")
+        }
+        #expect(try fm.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(fm.contents(atPath: link.path + "-wal") == Data("unrelated".utf8))
+        // A new store through the link (a stack's reset does this) is the target again.
+        let model = try LibraryStore.model()
+        let store = try SQLiteStore(url: link, model: model)
+        store.close()
+        #expect(try fm.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try SQLiteStore.metadata(at: target).versionHashes.keys.sorted() == model.entityVersionHashes.keys.sorted())
+    }
 }

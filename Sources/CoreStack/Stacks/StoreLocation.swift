@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where the ready-made stacks keep their SQLite files, and how they create, destroy and move
-/// them aside (always with the `-wal` and `-shm` files SQLite keeps next to a store in WAL mode).
+/// them aside (always with the `-wal` and `-shm` files SQLite keeps next to a store in WAL mode,
+/// and the `-journal` of a store in rollback-journal mode).
 ///
 /// ```swift
 /// let url = StoreLocation.dataFolder(applicationName: "Notes").appendingPathComponent("Notes.sqlite")
@@ -9,8 +10,14 @@ import Foundation
 /// try StoreLocation.destroyStore(at: url)
 /// ```
 public enum StoreLocation {
-    /// The suffixes of the files SQLite keeps next to a store (`""` is the store itself).
-    public static let fileSuffixes = ["", "-wal", "-shm"]
+    /// The suffixes of the files SQLite keeps next to a store (`""` is the store itself): a
+    /// store's files go together, and a leftover `-journal` beside a new store at the same path
+    /// would be rolled back into it.
+    ///
+    /// ```swift
+    /// let files = StoreLocation.fileSuffixes.map { url.path + $0 }   // Notes.sqlite, Notes.sqlite-wal, …
+    /// ```
+    public static let fileSuffixes = ["", "-wal", "-shm", "-journal"]
 
     /// The application name used for default folders: the process name.
     public static var defaultApplicationName: String {
@@ -81,16 +88,26 @@ public enum StoreLocation {
         try? fm.removeItem(at: probe)
     }
 
-    /// Deletes a store file and its `-wal` and `-shm` files (missing files are fine).
+    /// Deletes a store file and its `-wal`, `-shm` and `-journal` files (missing files are fine).
+    ///
+    /// When `storeURL` is a symbolic link, the store it leads to is destroyed, with the side files
+    /// beside it (where SQLite puts them), as Core Data's `destroyPersistentStore(at:)` destroys
+    /// the store. The link itself stays, leading nowhere until a store is created through it again
+    /// (at its target, as ``quarantineStore(at:date:)`` leaves it); files beside the link are not
+    /// the store's and stay too.
     ///
     /// ```swift
     /// try StoreLocation.destroyStore(at: url)
     /// ```
+    /// - Throws: ``StackError/storeLocationUnavailable(path:reason:)`` when a file cannot be deleted.
     public static func destroyStore(at storeURL: URL) throws {
+        // Through a symbolic link, the target is the store SQLite opened and put its side files beside.
+        let storeURL = SQLiteStore.resolvedFileURL(storeURL)
         let fm = FileManager.default
         for suffix in fileSuffixes {
             let path = storeURL.path + suffix
-            guard fm.fileExists(atPath: path) else { continue }
+            // Whatever stands there, a symbolic link that leads nowhere too (`fileExists` follows links).
+            guard (try? fm.attributesOfItem(atPath: path)) != nil else { continue }
             do {
                 try fm.removeItem(atPath: path)
             } catch {
@@ -99,7 +116,7 @@ public enum StoreLocation {
         }
     }
 
-    /// Moves a store and its `-wal` and `-shm` files aside, next to it, under a timestamped name
+    /// Moves a store and its `-wal`, `-shm` and `-journal` files aside, next to it, under a timestamped name
     /// (`LocalData.sqlite` → `LocalData.quarantined-20250102-030405-678.sqlite`), and returns the
     /// new URL of the store file. When `storeURL` is a symbolic link, its target is moved.
     ///

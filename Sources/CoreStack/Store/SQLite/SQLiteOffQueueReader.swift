@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A second, read-only connection to a WAL-mode store file, opened on first use, for the long
 /// reads that run off a context's queue (a fetched-results controller's ``PreparedFetch``): in WAL
@@ -26,6 +27,14 @@ final class SQLiteOffQueueReader: Sendable {
     private let path: String
     // Only this lock touches `state`; the DatabaseQueue serialises its own use.
     private let state = LockedValue<State>(.unopened)
+    /// Set by ``close()`` before it closes the connection; read on the connection's queue (not
+    /// under the lock, which `close()` holds while it waits for that queue).
+    private let closed = Atomic<Bool>(false)
+    #if DEBUG
+    /// Tests only (debug builds): called by ``read(_:)`` between taking the connection and
+    /// reaching its queue, to close the reader in between.
+    let afterConnectionHook = Mutex<(@Sendable () -> Void)?>(nil)
+    #endif
 
     /// A reader of the store file at `path` (nothing is opened yet).
     init(path: String) {
@@ -33,10 +42,22 @@ final class SQLiteOffQueueReader: Sendable {
     }
 
     /// Runs `body` on the read-only connection (opening it the first time); nil when there is no
-    /// usable one.
+    /// usable one, or when ``close()`` closed it before `body` reached it.
+    ///
+    /// `close()` sets the closed flag and then closes the connection on the connection's own
+    /// serial queue, so a read that took the connection before the close and reaches its queue
+    /// after finds the flag set there, and returns nil instead of using the closed connection.
     func read<T>(_ body: (Database) throws -> T) throws -> T? {
         guard let queue = connection() else { return nil }
-        return try SQLiteStore.wrap(path) { try queue.inDatabase(body) }
+        #if DEBUG
+        if let hook = afterConnectionHook.withLock({ $0 }) { hook() }
+        #endif
+        return try SQLiteStore.wrap(path) {
+            try queue.inDatabase { db -> T? in
+                guard !closed.load(ordering: .acquiring) else { return nil }
+                return try body(db)
+            }
+        }
     }
 
     private func connection() -> DatabaseQueue? {
@@ -63,6 +84,7 @@ final class SQLiteOffQueueReader: Sendable {
 
     /// Closes the connection (the store's deinit does, before closing its own).
     func close() {
+        closed.store(true, ordering: .releasing)
         state.withLock { state in
             if case let .open(queue) = state {
                 try? queue.close()

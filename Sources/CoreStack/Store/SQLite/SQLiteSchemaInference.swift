@@ -7,7 +7,8 @@ import GRDB
 /// - Entities and their hierarchy come from `Z_PRIMARYKEY` (`Z_NAME`, `Z_SUPER`; Core Data's
 ///   internal entities, numbered 16000 and up, are left out).
 /// - Each column of an entity table belongs to the deepest entity whose rows (`Z_ENT`) hold all its
-///   non-null values (the root when no row has one).
+///   non-null values (the root when no row has one), judged from the first 1,000 rows of each
+///   entity of the table (a table of one entity is not read for it).
 /// - An `INTEGER` column is a to-one relationship when Core Data left its evidence: a `Z<n>_<NAME>`
 ///   companion column (the destination is entity `n`, which has sub-entities), or the
 ///   `<TABLE>_<COLUMN>_INDEX` index Core Data makes on every to-one's column together with a
@@ -105,15 +106,20 @@ enum SQLiteSchemaInference {
             guard tableNames.contains(table) else { continue }
             let cols = try columns(table)
             let names = Set(cols.map(\.name))
+            func isProperty(_ name: String) -> Bool {
+                !(["Z_PK", "Z_ENT", "Z_OPT"].contains(name) || name.hasPrefix("Z_FOK_") || !name.hasPrefix("Z"))
+                    // Z<n>_<REL>: the entity of a to-one's target.
+                    && companionNumber(name) == nil && name.count > 1
+            }
+            let holdersByColumn = try valueHolders(
+                db, table: table, columns: cols.map(\.name).filter(isProperty),
+                entities: entities.map(\.number).filter { root($0) == r.number })
             for c in cols {
                 let name = c.name
-                if ["Z_PK", "Z_ENT", "Z_OPT"].contains(name) || name.hasPrefix("Z_FOK_") || !name.hasPrefix("Z") { continue }
-                if companionNumber(name) != nil { continue }  // Z<n>_<REL>: the entity of a to-one's target
+                guard isProperty(name) else { continue }
                 let property = String(name.dropFirst())
-                guard !property.isEmpty else { continue }
                 // The deepest entity whose rows hold every value.
-                let holders = try Int.fetchAll(
-                    db, sql: "SELECT DISTINCT Z_ENT FROM \(quoted(table)) WHERE \(quoted(name)) IS NOT NULL")
+                let holders = holdersByColumn[name] ?? []
                 var owner = r.number
                 if let first = holders.first {
                     var common = ancestors(first)
@@ -218,6 +224,33 @@ enum SQLiteSchemaInference {
         let name = rest.dropFirst(digits.count)
         guard let n = Int(digits), !name.isEmpty else { return nil }
         return (n, String(name))
+    }
+
+    /// For each of `columns` of `table`, the entities (of `entities`, the table's root and its
+    /// sub-entities) among whose first 1,000 rows one holds a value of it (not NULL).
+    ///
+    /// Bounded by the number of entities, not the table's size: one query per entity reads at most
+    /// 1,000 of its rows, found through the `<TABLE>_Z_ENT_INDEX` index Core Data makes on every
+    /// table an entity shares with its sub-entities (without it, SQLite reads the table until it
+    /// has them). A table of one entity is not read at all (its columns are that entity's). Rows
+    /// whose `Z_ENT` names no entity of the table are not looked at.
+    ///
+    /// ```swift
+    /// try valueHolders(db, table: "ZCAR", columns: ["ZMAXSPEED"], entities: [1, 2, 3])   // ["ZMAXSPEED": [2, 3]]
+    /// ```
+    private static func valueHolders(_ db: Database, table: String, columns: [String], entities: [Int]) throws -> [String: [Int]] {
+        guard entities.count > 1, !columns.isEmpty else { return [:] }
+        let counts = columns.map { "count(\(quoted($0)))" }.joined(separator: ", ")
+        let sql = "SELECT \(counts) FROM (SELECT \(columns.map(quoted).joined(separator: ", ")) "
+            + "FROM \(quoted(table)) WHERE Z_ENT = ? LIMIT 1000)"
+        var holders: [String: [Int]] = [:]
+        for entity in entities {
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [entity]) else { continue }
+            for (column, value) in zip(columns, row.databaseValues) where (Int64.fromDatabaseValue(value) ?? 0) > 0 {
+                holders[column, default: []].append(entity)
+            }
+        }
+        return holders
     }
 
     /// The destination entity number of a to-one column, or nil when the column is an attribute.

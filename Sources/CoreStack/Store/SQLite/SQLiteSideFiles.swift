@@ -30,8 +30,10 @@ enum SQLiteSideFiles {
         }
     }
 
-    /// Counts a connection as closed (call only once it is closed: an open connection still uses
-    /// its `-shm`). When it was the last one, removes the side files that were not there when the
+    /// Counts a connection as closed (call once it is closed: an open connection still uses its
+    /// `-shm`; a store's connection that GRDB could not close is counted closed when the store is
+    /// freed, see `SQLiteStore.closeConnection(finally:)`, and an opening that failed counts its
+    /// connection closed before it throws). When it was the last one, removes the side files that were not there when the
     /// first opened, whichever connection (store, stream, off-queue reader) closes last, and only
     /// when nothing else uses them: the `-wal` only when empty, the `-shm` only when no connection
     /// of any process holds a lock on it.

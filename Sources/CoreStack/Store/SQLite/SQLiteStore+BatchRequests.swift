@@ -94,11 +94,14 @@ extension SQLiteStore {
             return []
         }
         var found: [ManagedObjectID] = []
+        // The file's values, checked: a Z_ENT of another type is a damaged store, not a trap.
+        let decoder = StoreFileDecoder(path: path, table: destMapping.table)
         try forEachChunk(keys) { chunk in
             let sql = select.replacingOccurrences(of: "%@", with: placeholders(chunk.count))
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
-                guard let pk = row[0] as Int64?, let n = row[1] as Int64? else { continue }
-                let e = schema.entity(number: Int(n)) ?? dest
+                guard let pk = try decoder.integer(row, 0, column: "Z_PK", row: "?") else { continue }
+                guard let n = try decoder.integer(row, 1, column: "Z_ENT", row: "Z_PK = \(pk)") else { continue }
+                let e = Int(exactly: n).flatMap { schema.entity(number: $0) } ?? dest
                 found.append(ManagedObjectID(entity: e, storeToken: token, primaryKey: pk))
             }
         }

@@ -14,7 +14,10 @@ extension SQLiteStore {
     /// has open keeps its side files.
     ///
     /// Afterwards every read, fetch, fault or save through the store throws
-    /// ``CoreStackError/storeClosed(_:)``. Closing twice does nothing. The store closes itself when
+    /// ``CoreStackError/storeClosed(_:)``. A read or save another thread has under way when the
+    /// store closes either completes first (the close waits for it) or throws `storeClosed`; none
+    /// reaches a closed connection. A stream that started before the close ends on its own
+    /// connection. Closing twice does nothing. The store closes itself when
     /// it is freed; call `close()` when the program ends without freeing it (`exit`), or to let
     /// the file go before the store object goes.
     ///
@@ -30,9 +33,25 @@ extension SQLiteStore {
     public func close() {
         guard !closedFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
         offQueueReader.close()
-        // Counted closed only once closed (an open connection still uses its -shm): a connection
-        // that fails to close (statements left unfinalised) keeps the side files.
-        if (try? dbQueue.close()) != nil { SQLiteSideFiles.closed(path) }
+        closeConnection(finally: false)
+    }
+
+    /// Closes the store's connection and counts it closed with ``SQLiteSideFiles``, once.
+    ///
+    /// GRDB cannot close a connection while one of its statements is not finalised (SQLite
+    /// answers `SQLITE_BUSY` and leaves it open). Such a connection still uses its `-shm`, so it
+    /// stays counted open (its side files stay) and ``close()`` leaves it; the store's deinit
+    /// calls this again with `finally` (the statement that held it is usually gone by then). If
+    /// it fails once more, the connection is counted closed all the same: GRDB closes it as the
+    /// store is freed, and SQLite frees it when its last statement is finalised. A count that
+    /// never went down would keep every later last close of the file from removing its side
+    /// files; counted closed too early, the side files stay only while a connection (this one
+    /// included) still holds its lock on the `-shm`, which ``SQLiteSideFiles`` checks first.
+    func closeConnection(finally: Bool) {
+        guard connectionCounted.load(ordering: .acquiring) else { return }
+        let closed = (try? dbQueue.close()) != nil
+        guard closed || finally else { return }
+        if connectionCounted.exchange(false, ordering: .acquiringAndReleasing) { SQLiteSideFiles.closed(path) }
     }
 
     /// Whether ``close()`` was called (or the store is being freed).

@@ -65,8 +65,16 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// off-queue reader and streams), and the last connection of the file to close removes the
     /// `-wal` and `-shm` SQLite created for a read-only connection, so reading a store leaves its
     /// folder as it was found.
-    /// Set by ``close()``; read before every access (an atomic load, no lock).
+    /// Set by ``close()``; read before every access (an atomic load, no lock), again on the
+    /// connection's queue.
     let closedFlag = Atomic<Bool>(false)
+    /// Whether the store's connection still counts as open with ``SQLiteSideFiles`` (see
+    /// ``closeConnection(finally:)``).
+    let connectionCounted = Atomic<Bool>(true)
+    #if DEBUG
+    /// See ``afterOpenCheckHook``.
+    let afterOpenCheck = Mutex<(@Sendable () -> Void)?>(nil)
+    #endif
     /// Write transactions this store ran (counted as they end, committed or not): the
     /// remote-change monitor, which sees other connections' commits only, learns of this
     /// connection's from it (one relaxed atomic add per save).
@@ -258,76 +266,94 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.model = model
         self.isReadOnly = readOnly
         SQLiteSideFiles.opened(path)
-        var config = Configuration()
-        config.readonly = readOnly
-        config.busyMode = .timeout(10)
-        config.label = "CoreStack.SQLiteStore"
-        config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
+        // Until the store is whole, a throw leaves no store whose close() or deinit would close
+        // the connection and count it closed: the catch below does (every throw in this
+        // initialiser comes before its last stored property is set, so no deinit runs for it).
+        var connection: DatabaseQueue?
+        do {
+            var config = Configuration()
+            config.readonly = readOnly
+            config.busyMode = .timeout(10)
+            config.label = "CoreStack.SQLiteStore"
+            config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
 
-        if let inspection {
-            let numbers = SQLiteSchema.storeNumbers(of: model, in: inspection.structure)
-            var schema = SQLiteSchema(model: model, storeNumbers: numbers)
-            schema.adoptJoinTableNames(from: inspection.structure)
-            self.schema = schema
-            self.metadata = inspection.metadata
-            self.identifier = inspection.metadata.storeUUID
-            let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
-            self.dbQueue = queue
-            if !readOnly {
+            if let inspection {
+                let numbers = SQLiteSchema.storeNumbers(of: model, in: inspection.structure)
+                var schema = SQLiteSchema(model: model, storeNumbers: numbers)
+                schema.adoptJoinTableNames(from: inspection.structure)
+                self.schema = schema
+                self.metadata = inspection.metadata
+                self.identifier = inspection.metadata.storeUUID
+                let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
+                connection = queue
+                self.dbQueue = queue
+                if !readOnly {
+                    try Self.wrap(path) {
+                        try queue.writeWithoutTransaction { db in
+                            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                        }
+                    }
+                }
+            } else {
+                let parent = url.deletingLastPathComponent().path
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), isDir.boolValue else {
+                    throw CoreStackError.sqlite(path: path, message: "the folder \(parent) does not exist")
+                }
+                let schema = SQLiteSchema(model: model)
+                let uuid = UUID().uuidString.uppercased()
+                let metadata = StoreMetadata(
+                    storeUUID: uuid, storeType: "SQLite", frameworkVersion: Self.frameworkVersion,
+                    versionHashes: model.entityVersionHashes, versionIdentifiers: model.versionIdentifiers)
+                self.schema = schema
+                self.metadata = metadata
+                self.identifier = uuid
+                let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
+                connection = queue
+                self.dbQueue = queue
+                let plist = try Self.metadataPlist(model: model)
+                // The model in Core Data's encoding, so the store opens anywhere with no model file.
+                let modelCache = try model.archivedModelCache()
                 try Self.wrap(path) {
                     try queue.writeWithoutTransaction { db in
+                        try db.execute(sql: "PRAGMA auto_vacuum = 2")
                         _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                    }
-                }
-            }
-        } else {
-            let parent = url.deletingLastPathComponent().path
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDir), isDir.boolValue else {
-                throw CoreStackError.sqlite(path: path, message: "the folder \(parent) does not exist")
-            }
-            let schema = SQLiteSchema(model: model)
-            let uuid = UUID().uuidString.uppercased()
-            let metadata = StoreMetadata(
-                storeUUID: uuid, storeType: "SQLite", frameworkVersion: Self.frameworkVersion,
-                versionHashes: model.entityVersionHashes, versionIdentifiers: model.versionIdentifiers)
-            self.schema = schema
-            self.metadata = metadata
-            self.identifier = uuid
-            let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
-            self.dbQueue = queue
-            let plist = try Self.metadataPlist(model: model)
-            // The model in Core Data's encoding, so the store opens anywhere with no model file.
-            let modelCache = try model.archivedModelCache()
-            try Self.wrap(path) {
-                try queue.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA auto_vacuum = 2")
-                    _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                    try db.inTransaction {
-                        for sql in schema.creationStatements { try db.execute(sql: sql) }
-                        for row in schema.primaryKeyRows {
+                        try db.inTransaction {
+                            for sql in schema.creationStatements { try db.execute(sql: sql) }
+                            for row in schema.primaryKeyRows {
+                                try db.execute(
+                                    sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                    arguments: [row.number, row.name, row.superNumber])
+                            }
                             try db.execute(
-                                sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                                arguments: [row.number, row.name, row.superNumber])
+                                sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
+                                arguments: [uuid, plist])
+                            try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+                            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
+                            return .commit
                         }
-                        try db.execute(
-                            sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                            arguments: [uuid, plist])
-                        try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-                        try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
-                        return .commit
                     }
                 }
             }
+            (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
+            historyLayout = HistoryLayout(schema: schema)
+            let tracker = options.persistentHistoryTracking && !readOnly ? HistoryTracker(layout: historyLayout, path: path) : nil
+            if let tracker, let connection {
+                try Self.wrap(path) { try connection.writeWithoutTransaction { db in try tracker.install(db) } }
+            }
+            historyTracker = tracker
+        } catch {
+            // Closed, or (when GRDB cannot close it) closed as it is freed with this failed store
+            // just after; counted closed either way (see ``closeConnection(finally:)``).
+            _ = try? connection?.close()
+            SQLiteSideFiles.closed(path)
+            throw error
         }
-        (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
-        historyLayout = HistoryLayout(schema: schema)
-        historyTracker = options.persistentHistoryTracking && !readOnly ? HistoryTracker(layout: historyLayout, path: path) : nil
-        if let historyTracker { try Self.wrap(path) { try dbQueue.writeWithoutTransaction { db in try historyTracker.install(db) } } }
     }
 
     deinit {
         close()
+        closeConnection(finally: true)
     }
 
     /// The binary property list of `Z_METADATA` for a new store.
@@ -661,18 +687,70 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         #endif
     }
 
-    /// Runs `body` in a read transaction on the store's connection queue.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` on the store's connection, on its queue, once the store is known open there.
+    ///
+    /// ``close()`` sets the closed flag and then closes the connection on this same serial queue,
+    /// so a block that reaches the queue after the close finds the flag set and throws
+    /// ``CoreStackError/storeClosed(_:)`` before it touches the (closed) connection; a block that
+    /// reaches it before completes first, and the close waits for it. The check before the queue
+    /// only spares a closed store the trip.
+    private func onConnection<T>(_ body: (Database) throws -> T) throws -> T {
         try checkOpen()
-        return try Self.wrap(path) { try dbQueue.read { db in try markingAccess { try body(db) } } }
+        #if DEBUG
+        if let hook = afterOpenCheck.withLock({ $0 }) { hook() }
+        #endif
+        return try Self.wrap(path) {
+            try dbQueue.inDatabase { db in
+                try checkOpen()
+                return try markingAccess { try body(db) }
+            }
+        }
+    }
+
+    #if DEBUG
+    /// Tests only (debug builds): called by every read and write of the store's connection
+    /// after its check that the store is open and before it reaches the connection's queue, to
+    /// close the store in between.
+    var afterOpenCheckHook: (@Sendable () -> Void)? {
+        get { afterOpenCheck.withLock { $0 } }
+        set { afterOpenCheck.withLock { $0 = newValue } }
+    }
+    #endif
+
+    /// Runs `body` in a read transaction on the store's connection queue (as GRDB's `read` does:
+    /// `query_only` on, a deferred transaction).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try onConnection { db in
+            try db.readOnly {
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw CoreStackError.sqlite(path: path, message: "a read transaction ended without its result") }
+                return result
+            }
+        }
     }
 
     /// A read made of one SELECT statement: SQLite runs a lone statement in its own implicit
     /// read transaction, so it skips what ``read(_:)`` adds around a block (BEGIN/COMMIT and
     /// GRDB's `query_only` pragma on and off, four more statements for every fault that fires).
     func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
-        try checkOpen()
-        return try Self.wrap(path) { try dbQueue.inDatabase { db in try markingAccess { try body(db) } } }
+        try onConnection(body)
+    }
+
+    /// Runs `body` in a write transaction on the store's connection queue (as GRDB's `write` does).
+    private func writeTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try onConnection { db in
+            var result: T?
+            try db.inTransaction {
+                result = try body(db)
+                return .commit
+            }
+            guard let result else { throw CoreStackError.sqlite(path: path, message: "a write transaction ended without its result") }
+            return result
+        }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`, waiting up to 10 s for another
@@ -683,18 +761,15 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard !isReadOnly else { throw CoreStackError.readOnlyStore(path) }
         defer { ownWriteCount.wrappingAdd(1, ordering: .relaxed) }
         guard let tracker = historyTracker else {
-            return try Self.wrap(path) { try dbQueue.write { db in try markingAccess { try body(db) } } }
+            return try writeTransaction(body)
         }
         var transaction: Int64?
         do {
-            let result = try Self.wrap(path) {
-                try dbQueue.write { db in
-                    let result = try markingAccess { try body(db) }
-                    transaction = try tracker.flush(db)
-                    return result
-                }
+            return try writeTransaction { db in
+                let result = try body(db)
+                transaction = try tracker.flush(db)
+                return result
             }
-            return result
         } catch {
             tracker.abandon(transaction)
             throw error

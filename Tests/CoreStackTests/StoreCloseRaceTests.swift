@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+import TestSupportKit
+import Testing
+
+@testable import CoreStack
+
+/// `SQLiteStore.close()` on one thread while other threads read and write through the store:
+/// each call either completes (on a connection still open) or throws `storeClosed`; never a
+/// crash, and never an SQLite "connection is closed" error dressed as something else.
+@Suite struct StoreCloseRaceTests {
+    /// The calls made by the reading threads, in turn: every way a read or write enters the store.
+    private static let operations = 6
+
+    /// One call of kind `kind`; returns whether its result is what the store holds (three books).
+    private static func call(_ kind: Int, on store: SQLiteStore, book: EntityDescription) throws -> Bool {
+        let request = StoreFetchRequest(entity: book)
+        switch kind {
+        case 0: return try store.fetch(request).count == 3  // one statement (readStatement)
+        case 1: return try store.storeEntities().isEmpty == false  // a read transaction (read)
+        case 2:  // the off-queue reader's connection
+            return try store.fetchObjectIDColumns(request, valuesAt: [0], cancellation: FetchCancellation()).ids.count == 3
+        case 3: return try store.count(request) == 3
+        case 4:  // a stream, on a connection of its own
+            var rows = 0
+            try store.fetch(request, withToMany: false) { chunk, _ in rows += chunk.count }
+            return rows == 3
+        default: return try store.newPrimaryKeys(for: book, count: 1).count == 1  // a write transaction
+        }
+    }
+
+    /// A store of three books (written through a context), closed again; and its model.
+    private func library(_ name: String) throws -> (folder: URL, url: URL, model: ManagedObjectModel) {
+        let folder = try TemporaryRoot.folder(name)
+        let url = folder.appendingPathComponent("Race.sqlite")
+        var opened: SQLiteStore?
+        let stack = try TestStack(model: nil) { model in
+            let store = try SQLiteStore(url: url, model: model)
+            opened = store
+            return store
+        }
+        try stack.context.performAndWait {
+            for i in 0..<3 {
+                let b = try Book(context: stack.context)
+                b.title = "Book \(i)"
+                b.pages = i
+            }
+            try stack.context.save()
+        }
+        let store = try #require(opened)
+        try stack.coordinator.remove(store)
+        store.close()
+        return (folder, url, store.model)
+    }
+
+    @Test(
+        "a call that passed the store's open check when the store closes throws storeClosed: read, single statement, count, write, off-queue read",
+        arguments: [0, 1, 2, 3, 5])
+    func closeBetweenCheckAndConnection(kind: Int) throws {
+        let (folder, url, model) = try library("close-between")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = try #require(model.entity(named: "Book"))
+        let store = try SQLiteStore(url: url, model: model)
+        #expect(try Self.call(kind, on: store, book: book))  // opens the off-queue reader, for kind 2
+        let close: @Sendable () -> Void = { [weak store] in store?.close() }
+        if kind == 2 {
+            // Between taking the off-queue reader's connection and reaching its queue.
+            store.offQueueReader.afterConnectionHook.withLock { $0 = close }
+        } else {
+            store.afterOpenCheckHook = close
+        }
+        #expect(throws: CoreStackError.storeClosed(url.path)) { _ = try Self.call(kind, on: store, book: book) }
+        #expect(store.isClosed)
+        #expect(throws: CoreStackError.storeClosed(url.path)) { _ = try Self.call(kind, on: store, book: book) }
+    }
+
+    @Test("closing a store while three threads read and write through it: every call returns the store's rows or throws storeClosed (300 rounds)")
+    func closeRacingReads() throws {
+        let (folder, url, model) = try library("close-race")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = try #require(model.entity(named: "Book"))
+        let path = url.path
+        let problems = Mutex<[String]>([])
+        for round in 0..<300 {
+            let store = try SQLiteStore(url: url, model: model)
+            let calls = Atomic<Int>(0)
+            let finished = Atomic<Int>(0)
+            let group = DispatchGroup()
+            for thread in 0..<3 {
+                DispatchQueue.global().async(group: group) {
+                    defer { finished.add(1, ordering: .releasing) }
+                    var kind = thread
+                    // Until the store refuses (bounded, so a store that never refuses ends the test).
+                    for _ in 0..<100_000 {
+                        do {
+                            if try !Self.call(kind % Self.operations, on: store, book: book) {
+                                problems.withLock { $0.append("round \(round): call \(kind % Self.operations) returned a wrong result") }
+                            }
+                        } catch let error as CoreStackError where error == .storeClosed(path) {
+                            return
+                        } catch {
+                            problems.withLock { $0.append("round \(round): call \(kind % Self.operations) threw \(error)") }
+                            return
+                        }
+                        calls.add(1, ordering: .relaxed)
+                        kind += 1
+                    }
+                    problems.withLock { $0.append("round \(round): the store never refused") }
+                }
+            }
+            // Close once every thread is well under way (a different mix of calls in flight each round).
+            while calls.load(ordering: .relaxed) < 6 + round % 12 && finished.load(ordering: .acquiring) < 3 { sched_yield() }
+            store.close()
+            group.wait()
+            let found = problems.withLock { $0 }
+            #expect(found.isEmpty, "\(found.prefix(5))")
+            if !found.isEmpty { break }
+        }
+    }
+}
