@@ -69,6 +69,22 @@ struct RemoteChangeWithoutHistoryTests {
         #expect(events.values.allSatisfy { $0.kind == .commit })
     }
 
+    @Test("a damaged key table (text in Z_MAX) makes the key fingerprint a storeCorrupted naming the column, not a trap")
+    func damagedKeysAreTypedErrors() throws {
+        let url = try HistoryStack.newURL()
+        let model = try NoteModel.make()
+        let a = try HistoryStack(url: url, model: model, name: "a")
+        try a.insertNotes(["x"])
+        let ent = try StoreDamage.sqlite3(url, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Note'")
+        try StoreDamage.sqlite3(url, "UPDATE Z_PRIMARYKEY SET Z_MAX = 'many' WHERE Z_ENT = \(ent)")
+        // Crashed in GRDB's typed subscript (the monitor reads this after every commit).
+        #expect { try StoreKeyFingerprint(a.store) } throws: { error in
+            guard case let .storeCorrupted(_, reason) = error as? CoreStackError else { return false }
+            return reason.contains("Z_PRIMARYKEY.Z_MAX") && reason.contains("\"many\"")
+        }
+        #expect(throws: CoreStackError.self) { try a.store.remoteChangeSnapshot(transactionsAfter: 0) }
+    }
+
     @Test("a store file replaced by another (a new inode at the path) and then deleted is reported as fileReplaced, once for each")
     func replacedFileIsReported() async throws {
         let url = try HistoryStack.newURL()

@@ -72,7 +72,7 @@ extension SQLiteStore {
         let tables = schema.entityTables.map(\.name)
         let (version, all, keys) = try read { db -> (Int64, [PersistentHistoryTransaction], StoreKeyFingerprint) in
             let all = try reader.fetch(db, conditions: ["t.Z_PK > ?"], arguments: [number])
-            return (try Self.dataVersion(db), all, try StoreKeyFingerprint(db, tables: tables))
+            return (try Self.dataVersion(db), all, try StoreKeyFingerprint(db, tables: tables, path: path))
         }
         let last = all.last?.transactionNumber ?? number
         guard let tracker = historyTracker else { return (version, all, last, keys) }

@@ -23,19 +23,25 @@ struct StoreKeyFingerprint: Equatable, Sendable {
 
     /// Reads the fingerprint through the store's connection.
     init(_ store: SQLiteStore) throws {
-        self = try store.read { db in try StoreKeyFingerprint(db, tables: store.schema.entityTables.map(\.name)) }
+        self = try store.read { db in try StoreKeyFingerprint(db, tables: store.schema.entityTables.map(\.name), path: store.path) }
     }
 
     /// Reads the fingerprint inside a read already open (so that it is of the same snapshot as
-    /// what else that read sees).
-    init(_ db: Database, tables: [String]) throws {
+    /// what else that read sees). Every value goes through ``StoreFileDecoder``: a file holding
+    /// text or a blob where a key belongs (damage, another program's writes) is a
+    /// ``CoreStackError/storeCorrupted(path:reason:)``, not a trap in GRDB's typed subscripts.
+    init(_ db: Database, tables: [String], path: String) throws {
         var maxKeys: [Int64: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY") {
-            if let ent = row[0] as Int64?, let max = row[1] as Int64? { maxKeys[ent] = max }
+        let keys = StoreFileDecoder(path: path, table: "Z_PRIMARYKEY")
+        for (i, row) in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY").enumerated() {
+            guard let ent = try keys.integer(row, 0, column: "Z_ENT", row: "number \(i + 1) in file order") else { continue }
+            if let max = try keys.integer(row, 1, column: "Z_MAX", row: "Z_ENT = \(ent)") { maxKeys[ent] = max }
         }
         var largest: [String: Int64?] = [:]
         for table in tables {
-            largest[table] = try Int64.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(table)")
+            let decoder = StoreFileDecoder(path: path, table: table)
+            let row = try Row.fetchOne(db, sql: "SELECT max(Z_PK) FROM \(table)")
+            largest[table] = try row.flatMap { try decoder.integer($0, 0, column: "Z_PK", row: "with the largest key") }
         }
         self.maxKeys = maxKeys
         largestKeys = largest
