@@ -169,6 +169,10 @@ extension ManagedObjectContext {
         }
         var out: [ManagedObject] = []
         out.reserveCapacity(count)
+        // The relationships of the entity of the last object filled (rows come in runs of one
+        // entity): read from the entity once per run, not once per object (see `materialize`).
+        var runEntity: EntityDescription?
+        var relationships: [RelationshipDescription] = []
         for c in chunks.indices {
             var (rows, values) = (chunks[c].rows, chunks[c].values)
             chunks[c] = ([], [])
@@ -190,7 +194,11 @@ extension ManagedObjectContext {
                 if o.isFault {
                     // Swapped out of the row, not copied: a copy would retain the snapshot's
                     // arrays, a cache miss each once the fetch outgrows the processor's cache.
-                    o.materialize(from: row.takeSnapshot(), sharedValues: &shared)
+                    if o.entity !== runEntity {
+                        runEntity = o.entity
+                        relationships = o.entity.allRelationships
+                    }
+                    o.materialize(from: row.takeSnapshot(), sharedValues: &shared, relationships: relationships)
                     o.awakeFromFetch()
                 }
             }
