@@ -322,8 +322,11 @@ extension EntityDescription {
     @inlinable @inline(__always)
     func wrapperSlot(forBits bits: UInt64) -> Int? {
         let n = wrapperSlotCount.load(ordering: .acquiring)
-        for i in 0..<n where wrapperSlotEntries[i].bits == bits {
-            return Int(wrapperSlotEntries[i].slot)
+        var entry = UnsafePointer(wrapperSlotEntries)
+        let end = entry + n
+        while entry < end {
+            if entry.pointee.bits == bits { return Int(entry.pointee.slot) }
+            entry += 1
         }
         return nil
     }
