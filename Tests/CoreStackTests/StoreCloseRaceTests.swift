@@ -54,8 +54,8 @@ import Testing
     }
 
     @Test(
-        "a call that passed the store's open check when the store closes throws storeClosed: read, single statement, count, write, off-queue read",
-        arguments: [0, 1, 2, 3, 5])
+        "a call that passed the store's open check when the store closes throws storeClosed: read, single statement, count, stream, write, off-queue read",
+        arguments: [0, 1, 2, 3, 4, 5])
     func closeBetweenCheckAndConnection(kind: Int) throws {
         let (folder, url, model) = try library("close-between")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -72,6 +72,50 @@ import Testing
         #expect(throws: CoreStackError.storeClosed(url.path)) { _ = try Self.call(kind, on: store, book: book) }
         #expect(store.isClosed)
         #expect(throws: CoreStackError.storeClosed(url.path)) { _ = try Self.call(kind, on: store, book: book) }
+    }
+
+    /// The names of the files in `folder`, sorted.
+    private func names(_ folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test("a stream that passed the open check as a writable store closed throws storeClosed and opens no connection: only the store file is left")
+    func streamStartingAfterClose() throws {
+        let (folder, url, model) = try library("stream-after-close")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = try #require(model.entity(named: "Book"))
+        let store = try SQLiteStore(url: url, model: model)
+        _ = try store.newPrimaryKeys(for: book, count: 1)  // a write: the -wal holds a frame
+        store.afterOpenCheckHook = { [weak store] in store?.close() }
+        var delivered = 0
+        #expect(throws: CoreStackError.storeClosed(url.path)) {
+            try store.fetch(StoreFetchRequest(entity: book), withToMany: false) { chunk, _ in delivered += chunk.count }
+        }
+        #expect(delivered == 0)
+        #expect(store.isClosed)
+        #expect(try names(folder) == ["Race.sqlite"])
+    }
+
+    @Test("a writable store closed while a stream runs: the stream reads to its end, the store refuses other calls, and once the stream ends only the store file is left (the -wal checkpointed)")
+    func closeDuringStream() throws {
+        let (folder, url, model) = try library("close-during-stream")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = try #require(model.entity(named: "Book"))
+        let store = try SQLiteStore(url: url, model: model)
+        let key = try #require(try store.newPrimaryKeys(for: book, count: 1).first)  // a write: the -wal holds a frame
+        var delivered = 0
+        try store.fetch(StoreFetchRequest(entity: book), withToMany: false) { chunk, _ in
+            delivered += chunk.count
+            store.close()
+            #expect(throws: CoreStackError.storeClosed(url.path)) { _ = try store.count(StoreFetchRequest(entity: book)) }
+        }
+        #expect(delivered == 3)
+        #expect(store.isClosed)
+        #expect(try names(folder) == ["Race.sqlite"])
+        // The write reached the store file.
+        let again = try SQLiteStore(url: url, model: model)
+        defer { again.close() }
+        #expect(try again.storeEntities().first { $0.name == "Book" }?.maxPrimaryKey == key)
     }
 
     @Test("closing a store while three threads read and write through it: every call returns the store's rows or throws storeClosed (300 rounds)")

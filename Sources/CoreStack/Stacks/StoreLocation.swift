@@ -2,7 +2,8 @@ import Foundation
 
 /// Where the ready-made stacks keep their SQLite files, and how they create, destroy and move
 /// them aside (always with the `-wal` and `-shm` files SQLite keeps next to a store in WAL mode,
-/// and the `-journal` of a store in rollback-journal mode).
+/// the `-journal` of a store in rollback-journal mode, and the `.<StoreName>_SUPPORT` folder of
+/// Core Data's external binary data).
 ///
 /// ```swift
 /// let url = StoreLocation.dataFolder(applicationName: "Notes").appendingPathComponent("Notes.sqlite")
@@ -88,11 +89,15 @@ public enum StoreLocation {
         try? fm.removeItem(at: probe)
     }
 
-    /// Deletes a store file and its `-wal`, `-shm` and `-journal` files (missing files are fine).
+    /// Deletes a store file, its `-wal`, `-shm` and `-journal` files and its support folder
+    /// `.<StoreName>_SUPPORT` (where Core Data keeps the values of *Allows External Storage*
+    /// attributes, see ``SQLiteExternalBinaryData``), as Core Data's `destroyPersistentStore(at:)`
+    /// does; missing files are fine. A new store made at the same path starts without stale
+    /// external-data files.
     ///
     /// When `storeURL` is a symbolic link, the store it leads to is destroyed, with the side files
-    /// beside it (where SQLite puts them), as Core Data's `destroyPersistentStore(at:)` destroys
-    /// the store. The link itself stays, leading nowhere until a store is created through it again
+    /// and support folder beside it (where SQLite and Core Data put them), as Core Data's
+    /// `destroyPersistentStore(at:)` destroys the store. The link itself stays, leading nowhere until a store is created through it again
     /// (at its target, as ``quarantineStore(at:date:)`` leaves it); files beside the link are not
     /// the store's and stay too.
     ///
@@ -104,8 +109,8 @@ public enum StoreLocation {
         // Through a symbolic link, the target is the store SQLite opened and put its side files beside.
         let storeURL = SQLiteStore.resolvedFileURL(storeURL)
         let fm = FileManager.default
-        for suffix in fileSuffixes {
-            let path = storeURL.path + suffix
+        let paths = fileSuffixes.map { storeURL.path + $0 } + [SQLiteExternalBinaryData.supportFolder(forStoreAt: storeURL).path]
+        for path in paths {
             // Whatever stands there, a symbolic link that leads nowhere too (`fileExists` follows links).
             guard (try? fm.attributesOfItem(atPath: path)) != nil else { continue }
             do {
@@ -119,6 +124,11 @@ public enum StoreLocation {
     /// Moves a store and its `-wal`, `-shm` and `-journal` files aside, next to it, under a timestamped name
     /// (`LocalData.sqlite` → `LocalData.quarantined-20250102-030405-678.sqlite`), and returns the
     /// new URL of the store file. When `storeURL` is a symbolic link, its target is moved.
+    ///
+    /// The store's support folder (`.LocalData_SUPPORT`, the *Allows External Storage* values, see
+    /// ``SQLiteExternalBinaryData``) moves with it under the new name
+    /// (`.LocalData.quarantined-20250102-030405-678_SUPPORT`), so the quarantined copy still reads
+    /// its external values, and a new store at the old path does not pick them up.
     ///
     /// ```swift
     /// let moved = try StoreLocation.quarantineStore(at: url)
@@ -144,14 +154,17 @@ public enum StoreLocation {
         var n = 0
         // Whatever stands there counts, a symbolic link that leads nowhere too (`fileExists` follows links).
         func exists(_ path: String) -> Bool { (try? fm.attributesOfItem(atPath: path)) != nil }
-        while fileSuffixes.contains(where: { exists(candidate(n).path + $0) }) { n += 1 }
+        // A store's files: the store and its side files, and its support folder.
+        func files(_ url: URL) -> [String] {
+            fileSuffixes.map { url.path + $0 } + [SQLiteExternalBinaryData.supportFolder(forStoreAt: url).path]
+        }
+        while files(candidate(n)).contains(where: exists) { n += 1 }
         let target = candidate(n)
-        for suffix in fileSuffixes where exists(storeURL.path + suffix) {
+        for (from, to) in zip(files(storeURL), files(target)) where exists(from) {
             do {
-                try fm.moveItem(atPath: storeURL.path + suffix, toPath: target.path + suffix)
+                try fm.moveItem(atPath: from, toPath: to)
             } catch {
-                throw StackError.storeLocationUnavailable(
-                    path: storeURL.path + suffix, reason: "cannot move it aside (\(describe(error)))")
+                throw StackError.storeLocationUnavailable(path: from, reason: "cannot move it aside (\(describe(error)))")
             }
         }
         return target

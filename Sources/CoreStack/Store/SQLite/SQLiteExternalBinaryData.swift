@@ -39,10 +39,20 @@ public enum SQLiteExternalBinaryData {
     /// // /data/.Photos_SUPPORT/_EXTERNAL_DATA
     /// ```
     public static func folder(forStoreAt url: URL) -> URL {
+        supportFolder(forStoreAt: url).appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
+    }
+
+    /// A store's support folder, `.<StoreName>_SUPPORT` beside it (`Photos.sqlite` →
+    /// `.Photos_SUPPORT`), which holds `_EXTERNAL_DATA` and goes with the store when it is
+    /// destroyed or moved aside (``StoreLocation/destroyStore(at:)``, ``StoreLocation/quarantineStore(at:date:)``).
+    ///
+    /// ```swift
+    /// SQLiteExternalBinaryData.supportFolder(forStoreAt: URL(fileURLWithPath: "/data/Photos.sqlite"))
+    /// // /data/.Photos_SUPPORT
+    /// ```
+    static func supportFolder(forStoreAt url: URL) -> URL {
         let name = url.deletingPathExtension().lastPathComponent
-        return url.deletingLastPathComponent()
-            .appendingPathComponent(".\(name)_SUPPORT", isDirectory: true)
-            .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT", isDirectory: true)
     }
 
     /// The UUID of an external value whose file was not found when the row was read (the column's

@@ -17,7 +17,11 @@ enum SQLiteRawBinding {
     }
 
     /// Binds `value` as Core Data stores a value of an attribute of `type`.
-    static func bind(_ h: SQLiteStatement, _ i: Int32, _ value: AttributeValue, type: AttributeType) {
+    ///
+    /// - Throws: ``CoreStackError/sqlite(path:message:)`` for a string or blob SQLite refuses:
+    ///   longer than `Int32.max` bytes (what `sqlite3_bind_text`/`sqlite3_bind_blob` can take) or
+    ///   than the connection's length limit (`SQLITE_TOOBIG`, 1,000,000,000 bytes by default).
+    static func bind(_ h: SQLiteStatement, _ i: Int32, _ value: AttributeValue, type: AttributeType) throws {
         switch value {
         case .null:
             sqlite3_bind_null(h, i)
@@ -36,13 +40,13 @@ enum SQLiteRawBinding {
                 sqlite3_bind_double(h, i, d)
             }
         case let .string(s):
-            bindText(h, i, s)
+            try bindText(h, i, s)
         case let .date(d):
             sqlite3_bind_double(h, i, d.timeIntervalSinceReferenceDate)
         case let .data(d):
-            bindBlob(h, i, d)
+            try bindBlob(h, i, d)
         case let .uuid(u):
-            bindBlob(h, i, SQLiteValueCodec.uuidData(u))
+            try bindBlob(h, i, SQLiteValueCodec.uuidData(u))
         case .decimal:
             switch SQLiteValueCodec.databaseValue(value, type: type).storage {
             case let .int64(n): sqlite3_bind_int64(h, i, n)
@@ -50,30 +54,61 @@ enum SQLiteRawBinding {
             default: sqlite3_bind_null(h, i)
             }
         case let .url(u):
-            bindText(h, i, u.absoluteString)
+            try bindText(h, i, u.absoluteString)
         }
     }
 
-    private static func bindText(_ h: SQLiteStatement, _ i: Int32, _ s: String) {
+    /// The byte count of a string or blob as `sqlite3_bind_text`/`sqlite3_bind_blob` take it.
+    ///
+    /// - Throws: ``CoreStackError/sqlite(path:message:)`` above `Int32.max` bytes (2 GiB), which
+    ///   no SQLite value can hold (the conversion would trap).
+    static func byteCount(_ count: Int, _ h: SQLiteStatement) throws -> Int32 {
+        guard let n = Int32(exactly: count) else {
+            throw CoreStackError.sqlite(
+                path: databasePath(h),
+                message: "a value of \(count) bytes is longer than SQLite can store (at most \(Int32.max) bytes)")
+        }
+        return n
+    }
+
+    /// Throws SQLite's error for a bind that did not return `SQLITE_OK` (`SQLITE_TOOBIG`: a value
+    /// longer than the connection's length limit), which would otherwise save the row without
+    /// the value.
+    private static func check(_ code: Int32, _ h: SQLiteStatement, bytes: Int) throws {
+        guard code != SQLITE_OK else { return }
+        let reason = String(cString: sqlite3_errstr(code))
+        throw CoreStackError.sqlite(path: databasePath(h), message: "cannot bind a value of \(bytes) bytes: \(reason)")
+    }
+
+    /// The file of the statement's connection, for errors.
+    private static func databasePath(_ h: SQLiteStatement) -> String {
+        guard let db = sqlite3_db_handle(h), let name = sqlite3_db_filename(db, "main") else { return "" }
+        return String(cString: name)
+    }
+
+    private static func bindText(_ h: SQLiteStatement, _ i: Int32, _ s: String) throws {
         var s = s
-        s.withUTF8 { buffer in
+        try s.withUTF8 { buffer in
             guard let base = buffer.baseAddress else {
-                _ = sqlite3_bind_text(h, i, "", 0, transient)
+                try check(sqlite3_bind_text(h, i, "", 0, transient), h, bytes: 0)
                 return
             }
-            _ = UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: buffer.count) { p in
-                sqlite3_bind_text(h, i, p, Int32(buffer.count), transient)
+            let count = try byteCount(buffer.count, h)
+            let code = UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: buffer.count) { p in
+                sqlite3_bind_text(h, i, p, count, transient)
             }
+            try check(code, h, bytes: buffer.count)
         }
     }
 
-    private static func bindBlob(_ h: SQLiteStatement, _ i: Int32, _ d: Data) {
+    private static func bindBlob(_ h: SQLiteStatement, _ i: Int32, _ d: Data) throws {
         if d.isEmpty {
-            sqlite3_bind_zeroblob(h, i, 0)
+            try check(sqlite3_bind_zeroblob(h, i, 0), h, bytes: 0)
             return
         }
-        d.withUnsafeBytes { buffer in
-            _ = sqlite3_bind_blob(h, i, buffer.baseAddress, Int32(buffer.count), transient)
+        try d.withUnsafeBytes { buffer in
+            let count = try byteCount(buffer.count, h)
+            try check(sqlite3_bind_blob(h, i, buffer.baseAddress, count, transient), h, bytes: buffer.count)
         }
     }
 

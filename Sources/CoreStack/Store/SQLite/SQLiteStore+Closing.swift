@@ -4,8 +4,12 @@ import Synchronization
 
 extension SQLiteStore {
     /// Closes the store's connections: the off-queue reader's, then its own (waiting for a read or
-    /// save in progress on it to end). A stream running on its own connection closes that one
-    /// when it ends; none starts after the close.
+    /// save in progress on it to end). A stream running on its own connection
+    /// (``fetch(_:withToMany:chunks:)``) goes on to its end: then it closes its connection, and
+    /// the last stream to end closes the store's (so the store's connection is the last one to
+    /// the file, and the side files go as described below, once the streams are done). No stream
+    /// starts after the close: one that had passed its open check as the store closed throws
+    /// ``CoreStackError/storeClosed(_:)`` without opening a connection.
     ///
     /// When the last connection to a WAL-mode file closes cleanly, SQLite checkpoints the `-wal`
     /// into the file and deletes the `-wal` and `-shm` files. A read-only connection cannot do
@@ -16,8 +20,7 @@ extension SQLiteStore {
     /// Afterwards every read, fetch, fault or save through the store throws
     /// ``CoreStackError/storeClosed(_:)``. A read or save another thread has under way when the
     /// store closes either completes first (the close waits for it) or throws `storeClosed`; none
-    /// reaches a closed connection. A stream that started before the close ends on its own
-    /// connection. Closing twice does nothing. The store closes itself when
+    /// reaches a closed connection. Closing twice does nothing. The store closes itself when
     /// it is freed; call `close()` when the program ends without freeing it (`exit`), or to let
     /// the file go before the store object goes.
     ///
@@ -33,7 +36,13 @@ extension SQLiteStore {
     public func close() {
         guard !closedFlag.exchange(true, ordering: .acquiringAndReleasing) else { return }
         offQueueReader.close()
-        closeConnection(finally: false)
+        // With streams running, the last to end closes the store's connection (see `streams`).
+        let deferred = streams.withLock { streams in
+            guard streams.running > 0 else { return false }
+            streams.closeDeferred = true
+            return true
+        }
+        if !deferred { closeConnection(finally: false) }
     }
 
     /// Closes the store's connection and counts it closed with ``SQLiteSideFiles``, once.

@@ -506,15 +506,6 @@ extension SQLiteStore {
         }
     }
 
-    /// Runs `body` in a read transaction on a new read-only connection to the store's file, which
-    /// nothing else uses, then closes it.
-    ///
-    /// A long read that hands rows to user code cannot run on the store's one connection: the
-    /// connection's queue would be held while user code runs (a nested store call would trap in
-    /// GRDB, other contexts would wait), and leaving the queue between chunks would let other
-    /// statements run inside the open read transaction (or, reading chunk by chunk in separate
-    /// transactions, would lose the single snapshot the stream promises). SQLite's WAL mode lets
-    /// this connection hold its snapshot while the store's connection reads and writes.
     /// The configuration of a second, read-only connection to the store file (a stream's, the
     /// off-queue reader's): the store's SQL functions, a 10 s busy timeout.
     static func secondConnectionConfiguration(label: String) -> Configuration {
@@ -526,8 +517,42 @@ extension SQLiteStore {
         return config
     }
 
+    /// Runs `body` in a read transaction on a new read-only connection to the store's file, which
+    /// nothing else uses, then closes it.
+    ///
+    /// A long read that hands rows to user code cannot run on the store's one connection: the
+    /// connection's queue would be held while user code runs (a nested store call would trap in
+    /// GRDB, other contexts would wait), and leaving the queue between chunks would let other
+    /// statements run inside the open read transaction (or, reading chunk by chunk in separate
+    /// transactions, would lose the single snapshot the stream promises). SQLite's WAL mode lets
+    /// this connection hold its snapshot while the store's connection reads and writes.
+    ///
+    /// The stream counts itself in ``streams`` before it opens its connection, and only while the
+    /// store is open (a stream that passed the check as the store closed throws
+    /// ``CoreStackError/storeClosed(_:)`` and opens nothing); a ``close()`` meanwhile leaves the
+    /// store's connection open until the last stream has closed its own, so the store's is the
+    /// last connection to the file and SQLite checkpoints the `-wal` and removes it and the `-shm`.
     func withStreamingConnection<T>(_ body: (Database) throws -> T) throws -> T {
         try checkOpen()
+        #if DEBUG
+        if let hook = afterOpenCheck.withLock({ $0 }) { hook() }
+        #endif
+        let counted = streams.withLock { streams in
+            guard !closedFlag.load(ordering: .acquiring) else { return false }
+            streams.running += 1
+            return true
+        }
+        guard counted else { throw CoreStackError.storeClosed(path) }
+        // Registered first, so it runs last: after this stream's connection is closed and counted.
+        defer {
+            let closeNow = streams.withLock { streams in
+                streams.running -= 1
+                guard streams.running == 0, streams.closeDeferred else { return false }
+                streams.closeDeferred = false
+                return true
+            }
+            if closeNow { closeConnection(finally: false) }
+        }
         let config = Self.secondConnectionConfiguration(label: "CoreStack.SQLiteStore.stream")
         // The store's own connection keeps the side files; this one only counts while open.
         SQLiteSideFiles.opened(path)

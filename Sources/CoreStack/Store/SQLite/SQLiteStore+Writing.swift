@@ -48,9 +48,9 @@ extension SQLiteStore {
             let value = slot < change.values.count ? change.values[slot] : .null
             // Allows External Storage: Core Data's marker byte (entities without such slots skip it).
             if encodes, plan.entity.externalBinarySlots.contains(slot) {
-                SQLiteRawBinding.bind(h, i, SQLiteExternalBinaryData.encode(value), type: type)
+                try SQLiteRawBinding.bind(h, i, SQLiteExternalBinaryData.encode(value), type: type)
             } else {
-                SQLiteRawBinding.bind(h, i, value, type: type)
+                try SQLiteRawBinding.bind(h, i, value, type: type)
             }
             i += 1
         }

@@ -68,6 +68,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Set by ``close()``; read before every access (an atomic load, no lock), again on the
     /// connection's queue.
     let closedFlag = Atomic<Bool>(false)
+    /// The streams running on connections of their own (``withStreamingConnection(_:)``), and
+    /// whether ``close()`` left the store's connection for the last of them to close. A stream
+    /// counts itself in under this lock only while ``closedFlag`` is unset, and ``close()`` reads
+    /// the count under it after setting the flag: a stream either runs and holds the close of the
+    /// store's connection until it ends, or throws ``CoreStackError/storeClosed(_:)``.
+    let streams = Mutex<(running: Int, closeDeferred: Bool)>((0, false))
     /// Whether the store's connection still counts as open with ``SQLiteSideFiles`` (see
     /// ``closeConnection(finally:)``).
     let connectionCounted = Atomic<Bool>(true)
@@ -709,8 +715,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     #if DEBUG
     /// Tests only (debug builds): called by every read and write of the store's connection
-    /// after its check that the store is open and before it reaches the connection's queue, to
-    /// close the store in between.
+    /// after its check that the store is open and before it reaches the connection's queue, and
+    /// by a stream after that check and before it counts itself in and opens its own
+    /// connection, to close the store in between.
     var afterOpenCheckHook: (@Sendable () -> Void)? {
         get { afterOpenCheck.withLock { $0 } }
         set { afterOpenCheck.withLock { $0 = newValue } }
