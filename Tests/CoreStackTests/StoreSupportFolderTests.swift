@@ -44,6 +44,23 @@ import Testing
         #expect(try fm.destinationOfSymbolicLink(atPath: link.path) == target.path)
     }
 
+    @Test("a store opened through a symbolic link reads its external values from the support folder beside the target (where its -wal and -shm go)")
+    func readThroughLinkUsesTargetSupportFolder() throws {
+        let target = try ExternalBinaryDataTests.makeStore()
+        let linkFolder = try Fixtures.temporaryFolder()
+        defer {
+            try? fm.removeItem(at: target.deletingLastPathComponent())
+            try? fm.removeItem(at: linkFolder)
+        }
+        let link = linkFolder.appendingPathComponent("Photos.sqlite")
+        try fm.createSymbolicLink(at: link, withDestinationURL: target)
+        let model = try ExternalBinaryDataTests.model()
+        let store = try SQLiteStore(url: link, model: model)
+        defer { store.close() }
+        // Looked for beside the link before: "missing external data".
+        #expect(try ExternalBinaryDataTests.values(store, model)["file"]?.image == .data(Data("the big picture".utf8)))
+    }
+
     @Test("quarantining a store moves its support folder under the quarantined name: the moved store still reads its external values")
     func quarantineMovesSupportFolder() throws {
         let url = try ExternalBinaryDataTests.makeStore()

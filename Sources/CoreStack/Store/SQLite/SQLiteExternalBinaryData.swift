@@ -108,3 +108,12 @@ public enum SQLiteExternalBinaryData {
         }
     }
 }
+
+extension SQLiteStore {
+    /// The folder of this store's external binary data: beside the file the store opened, its
+    /// symbolic links resolved (as its -wal and -shm are, and as ``StoreLocation/destroyStore(at:)``
+    /// and ``StoreLocation/quarantineStore(at:date:)`` find it); nil for a store without a file.
+    var externalDataFolder: URL? {
+        url.map { _ in SQLiteExternalBinaryData.folder(forStoreAt: URL(fileURLWithPath: path)) }
+    }
+}

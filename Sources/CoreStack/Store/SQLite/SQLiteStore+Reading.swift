@@ -182,7 +182,7 @@ extension SQLiteStore {
             out.reserveCapacity(expected)
             // Allows External Storage columns among the slots (per query; usually none).
             let external = mapping.entity.hasExternalBinaryData ? slots.indices.filter { mapping.entity.externalBinarySlots.contains(slots[$0]) } : []
-            let folder = external.isEmpty ? nil : url.map(SQLiteExternalBinaryData.folder(forStoreAt:))
+            let folder = external.isEmpty ? nil : externalDataFolder
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
                 guard let id = try reader.objectID(h) else { return }
                 var values: [AttributeValue] = []
@@ -245,7 +245,7 @@ extension SQLiteStore {
                 request, countOnly: false, columns: expressions.joined(separator: ", "), groupBy: grouped ? groupColumns : nil)
             let statement = try db.cachedStatement(sql: sql)
             var out: [[AttributeValue]] = []
-            let folder = external.isEmpty ? nil : url.map(SQLiteExternalBinaryData.folder(forStoreAt:))
+            let folder = external.isEmpty ? nil : externalDataFolder
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
                 var values = types.enumerated().map { i, type in SQLiteRawBinding.column(h, Int32(i), type: type) }
                 if !external.isEmpty { SQLiteExternalBinaryData.decode(&values, slots: external, folder: folder) }
@@ -351,9 +351,7 @@ extension SQLiteStore {
             toOneIndex = plan.toOneIndex
             destinations = plan.entity.destinations
             externalSlots = plan.entity.externalBinarySlots
-            if !externalSlots.isEmpty, externalFolder == nil, let url = store.url {
-                externalFolder = SQLiteExternalBinaryData.folder(forStoreAt: url)
-            }
+            if !externalSlots.isEmpty, externalFolder == nil { externalFolder = store.externalDataFolder }
             return true
         }
 
