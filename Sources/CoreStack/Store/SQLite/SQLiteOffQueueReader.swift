@@ -33,7 +33,7 @@ final class SQLiteOffQueueReader: Sendable {
     #if DEBUG
     /// Tests only (debug builds): called by ``read(_:)`` between taking the connection and
     /// reaching its queue, to close the reader in between.
-    let afterConnectionHook = Mutex<(@Sendable () -> Void)?>(nil)
+    let afterConnectionHook = LockedValue<(@Sendable () -> Void)?>(nil)
     #endif
 
     /// A reader of the store file at `path` (nothing is opened yet).

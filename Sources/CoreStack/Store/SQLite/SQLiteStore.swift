@@ -73,13 +73,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// counts itself in under this lock only while ``closedFlag`` is unset, and ``close()`` reads
     /// the count under it after setting the flag: a stream either runs and holds the close of the
     /// store's connection until it ends, or throws ``CoreStackError/storeClosed(_:)``.
-    let streams = Mutex<(running: Int, closeDeferred: Bool)>((0, false))
+    let streams = LockedValue<(running: Int, closeDeferred: Bool)>((0, false))
     /// Whether the store's connection still counts as open with ``SQLiteSideFiles`` (see
     /// ``closeConnection(finally:)``).
     let connectionCounted = Atomic<Bool>(true)
     #if DEBUG
     /// See ``afterOpenCheckHook``.
-    let afterOpenCheck = Mutex<(@Sendable () -> Void)?>(nil)
+    let afterOpenCheck = LockedValue<(@Sendable () -> Void)?>(nil)
     #endif
     /// Write transactions this store ran (counted as they end, committed or not): the
     /// remote-change monitor, which sees other connections' commits only, learns of this
