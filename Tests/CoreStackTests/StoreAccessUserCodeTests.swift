@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import CoreStack
 
@@ -19,7 +18,7 @@ final class AccessProbe: ManagedObject {
 }
 
 /// The context a `ContextReader`'s initialiser reads, set by the test that uses it.
-private let contextToRead = Mutex<ManagedObjectContext?>(nil)
+private let contextToRead = LockedValue<ManagedObjectContext?>(nil)
 
 /// A managed object whose initialiser uses a context (as an app's `init` reaching a shared
 /// context might): it counts that context's registered objects.

@@ -124,7 +124,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let book = try #require(model.entity(named: "Book"))
         let path = url.path
-        let problems = Mutex<[String]>([])
+        let problems = LockedValue<[String]>([])
         for round in 0..<300 {
             let store = try SQLiteStore(url: url, model: model)
             let calls = Atomic<Int>(0)

@@ -1,14 +1,13 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import CoreStack
 
 /// Hands out increasing numbers, so tests can tell the order callbacks ran in.
-private let awakeSequence = Mutex<Int>(0)
+private let awakeSequence = LockedValue<Int>(0)
 
 /// Set by a test, by store: the next `awakeFromFetch` of a `Tagged` in that store reads this
 /// object (and clears the entry). Keyed by store so tests running in parallel do not share it.
-private let peekAtAwake = Mutex<[String: ManagedObjectID]>([:])
+private let peekAtAwake = LockedValue<[String: ManagedObjectID]>([:])
 
 final class Tagged: ManagedObject {
     @Attribute("label") var label: String
