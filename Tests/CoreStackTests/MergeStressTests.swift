@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupportKit
 import Testing
 @testable import CoreStack
@@ -150,7 +149,7 @@ struct MergeStressTests {
     static func runConcurrently(
         _ contexts: [ManagedObjectContext], policy: MergePolicy, seed: UInt64, tolerateExhaustion: Bool
     ) -> [Log] {
-        let logs = Mutex<[Int: Log]>([:])
+        let logs = LockedValue<[Int: Log]>([:])
         let group = DispatchGroup()
         let deadline = Date().addingTimeInterval(phase)
         for (i, ctx) in contexts.enumerated() {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import CoreStack
 
@@ -82,7 +81,7 @@ struct ManagedObjectFieldAccessTests {
             try stack.context.save()
         }
         let contexts = (0..<4).map { stack.newContext("worker \($0)") }
-        let sums = Mutex<[Int]>([])
+        let sums = LockedValue<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: contexts.count) { k in
             let context = contexts[k]
             let sum: Int = (try? context.performAndWait {

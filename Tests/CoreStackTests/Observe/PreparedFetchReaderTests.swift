@@ -24,7 +24,7 @@ struct PreparedFetchReaderTests {
         let fetch = try ctx.performAndWait { try controller.prepareFetch(cancellation: cancellation) }
         #expect(fetch.runsOffQueue)
         let finished = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Int?>(nil)
+        let outcome = LockedValue<Int?>(nil)
         DispatchQueue.global().async {
             let n = try? fetch.run().count
             outcome.withLock { $0 = n ?? -1 }
@@ -34,7 +34,7 @@ struct PreparedFetchReaderTests {
 
         // Meanwhile the context reads and saves through the store's connection.
         let answered = DispatchSemaphore(value: 0)
-        let counted = Mutex<Int?>(nil)
+        let counted = LockedValue<Int?>(nil)
         ctx.perform {
             let n = try? ctx.count(for: FetchRequest<Book>(entityName: "Book"))
             if let b = try? Book(context: ctx) {

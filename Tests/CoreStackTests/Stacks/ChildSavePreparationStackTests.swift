@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import CoreStack
 
 /// The context whose queue `PreparedNote.init` checks, and how many inits ran on it.
-private let watchedParent = Mutex<ManagedObjectContext?>(nil)
-private let initsOnWatchedQueue = Mutex<Int>(0)
+private let watchedParent = LockedValue<ManagedObjectContext?>(nil)
+private let initsOnWatchedQueue = LockedValue<Int>(0)
 
 final class PreparedNote: ManagedObject {
     @Attribute("title") var title: String
