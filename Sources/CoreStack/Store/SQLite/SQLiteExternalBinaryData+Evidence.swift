@@ -11,8 +11,7 @@ extension SQLiteExternalBinaryData {
     /// For models that cannot say: an inferred model, and a model cache Core Data wrote (where the
     /// flag's archive key is unverified, see `ModelArchiveDecoder.allowsExternalStorageKey`).
     static func columnHoldsMarkedValues(_ db: Database, table: String, column: String) throws -> Bool {
-        let c = "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        let t = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let (c, t) = (SQLiteSchemaInference.quoted(column), SQLiteSchemaInference.quoted(table))
         let rows = try Row.fetchAll(
             db, sql: """
                 SELECT CAST(substr(v, 1, 38) AS BLOB), length(v) FROM (SELECT \(c) AS v FROM \(t) LIMIT 10000) \

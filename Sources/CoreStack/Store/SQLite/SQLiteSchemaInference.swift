@@ -176,7 +176,7 @@ enum SQLiteSchemaInference {
         }
 
         try addToOnes(
-            db, toOnes, byNumber: byNumber, tableName: tableName, attributes: attributes, relationships: &relationships)
+            db, toOnes, byNumber: byNumber, root: root, attributes: attributes, relationships: &relationships)
 
         func descriptions(_ relationships: [Int: [RelationshipDescription]]) -> [EntityDescription] {
             entities.map { e in
@@ -299,7 +299,7 @@ enum SQLiteSchemaInference {
     /// point at each other's entities and their values agree (a one-to-one, which Core Data stores
     /// on both sides), else a to-many on the destination, marked ``RelationshipDescription/isInferredInverse``.
     private static func addToOnes(
-        _ db: Database, _ toOnes: [ToOne], byNumber: [Int: StoreEntity], tableName: (Int) -> String,
+        _ db: Database, _ toOnes: [ToOne], byNumber: [Int: StoreEntity], root: (Int) -> Int,
         attributes: [Int: [AttributeDescription]], relationships: inout [Int: [RelationshipDescription]]
     ) throws {
         // One-to-one pairs.
@@ -318,12 +318,6 @@ enum SQLiteSchemaInference {
         }
         // Names taken in each entity tree (keyed by root: an inverse must not clash with a property
         // of its entity, an ancestor or a descendant).
-        func root(_ n: Int) -> Int {
-            var cur = n
-            var seen: Set<Int> = []
-            while let e = byNumber[cur], e.superNumber != 0, byNumber[e.superNumber] != nil, seen.insert(cur).inserted { cur = e.superNumber }
-            return cur
-        }
         var taken: [Int: Set<String>] = [:]
         for (n, list) in attributes { taken[root(n), default: []].formUnion(list.map(\.name)) }
         for t in toOnes { taken[root(t.owner), default: []].insert(t.name) }
@@ -395,7 +389,8 @@ enum SQLiteSchemaInference {
         return .binaryData
     }
 
-    private static func quoted(_ identifier: String) -> String {
+    /// An SQL identifier in double quotes (a table or column name read from a file).
+    static func quoted(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
