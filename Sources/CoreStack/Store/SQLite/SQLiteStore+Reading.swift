@@ -532,9 +532,7 @@ extension SQLiteStore {
     /// last connection to the file and SQLite checkpoints the `-wal` and removes it and the `-shm`.
     func withStreamingConnection<T>(_ body: (Database) throws -> T) throws -> T {
         try checkOpen()
-        #if DEBUG
-        if let hook = afterOpenCheck.withLock({ $0 }) { hook() }
-        #endif
+        runAfterOpenCheckHook()
         let counted = streams.withLock { streams in
             guard !closedFlag.load(ordering: .acquiring) else { return false }
             streams.running += 1

@@ -702,15 +702,21 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// only spares a closed store the trip.
     private func onConnection<T>(_ body: (Database) throws -> T) throws -> T {
         try checkOpen()
-        #if DEBUG
-        if let hook = afterOpenCheck.withLock({ $0 }) { hook() }
-        #endif
+        runAfterOpenCheckHook()
         return try Self.wrap(path) {
             try dbQueue.inDatabase { db in
                 try checkOpen()
                 return try markingAccess { try body(db) }
             }
         }
+    }
+
+    /// Runs ``afterOpenCheckHook`` (debug builds; nothing in release builds).
+    @inline(__always)
+    func runAfterOpenCheckHook() {
+        #if DEBUG
+        if let hook = afterOpenCheck.withLock({ $0 }) { hook() }
+        #endif
     }
 
     #if DEBUG
@@ -727,17 +733,18 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Runs `body` in a read transaction on the store's connection queue (as GRDB's `read` does:
     /// `query_only` on, a deferred transaction).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try onConnection { db in
-            try db.readOnly {
-                var result: T?
-                try db.inTransaction(.deferred) {
-                    result = try body(db)
-                    return .commit
-                }
-                guard let result else { throw CoreStackError.sqlite(path: path, message: "a read transaction ended without its result") }
-                return result
-            }
+        try onConnection { db in try db.readOnly { try inTransaction(db, .deferred, body) } }
+    }
+
+    /// `body`'s result, run in a transaction of `kind` (nil: GRDB's default) that commits.
+    private func inTransaction<T>(_ db: Database, _ kind: Database.TransactionKind?, _ body: (Database) throws -> T) throws -> T {
+        var result: T?
+        try db.inTransaction(kind) {
+            result = try body(db)
+            return .commit
         }
+        guard let result else { throw CoreStackError.sqlite(path: path, message: "a transaction ended without its result") }
+        return result
     }
 
     /// A read made of one SELECT statement: SQLite runs a lone statement in its own implicit
@@ -749,15 +756,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Runs `body` in a write transaction on the store's connection queue (as GRDB's `write` does).
     private func writeTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try onConnection { db in
-            var result: T?
-            try db.inTransaction {
-                result = try body(db)
-                return .commit
-            }
-            guard let result else { throw CoreStackError.sqlite(path: path, message: "a write transaction ended without its result") }
-            return result
-        }
+        try onConnection { db in try inTransaction(db, nil, body) }
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`, waiting up to 10 s for another
