@@ -108,13 +108,9 @@ public enum StoreLocation {
     public static func destroyStore(at storeURL: URL) throws {
         // Through a symbolic link, the target is the store SQLite opened and put its side files beside.
         let storeURL = SQLiteStore.resolvedFileURL(storeURL)
-        let fm = FileManager.default
-        let paths = fileSuffixes.map { storeURL.path + $0 } + [SQLiteExternalBinaryData.supportFolder(forStoreAt: storeURL).path]
-        for path in paths {
-            // Whatever stands there, a symbolic link that leads nowhere too (`fileExists` follows links).
-            guard (try? fm.attributesOfItem(atPath: path)) != nil else { continue }
+        for path in storeFiles(storeURL) where exists(path) {
             do {
-                try fm.removeItem(atPath: path)
+                try FileManager.default.removeItem(atPath: path)
             } catch {
                 throw StackError.storeLocationUnavailable(path: path, reason: "cannot delete it (\(describe(error)))")
             }
@@ -152,15 +148,9 @@ public enum StoreLocation {
             return folder.appendingPathComponent(name)
         }
         var n = 0
-        // Whatever stands there counts, a symbolic link that leads nowhere too (`fileExists` follows links).
-        func exists(_ path: String) -> Bool { (try? fm.attributesOfItem(atPath: path)) != nil }
-        // A store's files: the store and its side files, and its support folder.
-        func files(_ url: URL) -> [String] {
-            fileSuffixes.map { url.path + $0 } + [SQLiteExternalBinaryData.supportFolder(forStoreAt: url).path]
-        }
-        while files(candidate(n)).contains(where: exists) { n += 1 }
+        while storeFiles(candidate(n)).contains(where: exists) { n += 1 }
         let target = candidate(n)
-        for (from, to) in zip(files(storeURL), files(target)) where exists(from) {
+        for (from, to) in zip(storeFiles(storeURL), storeFiles(target)) where exists(from) {
             do {
                 try fm.moveItem(atPath: from, toPath: to)
             } catch {
@@ -168,6 +158,18 @@ public enum StoreLocation {
             }
         }
         return target
+    }
+
+    /// A store's files, as paths: the store, its side files (``fileSuffixes``) and its support
+    /// folder (``SQLiteExternalBinaryData``).
+    private static func storeFiles(_ url: URL) -> [String] {
+        fileSuffixes.map { url.path + $0 } + [SQLiteExternalBinaryData.supportFolder(forStoreAt: url).path]
+    }
+
+    /// Whether anything stands at `path`, a symbolic link that leads nowhere too (`fileExists`
+    /// follows links).
+    private static func exists(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)) != nil
     }
 
     static func describe(_ error: any Error) -> String {
