@@ -11,6 +11,15 @@ import Testing
 
     private func exists(_ url: URL) -> Bool { (try? fm.attributesOfItem(atPath: url.path)) != nil }
 
+    /// The photo store of ``ExternalBinaryDataTests/makeStore()`` and a symbolic link to it, named
+    /// like it, in a folder of its own (the caller removes both folders).
+    private func linkedStore() throws -> (target: URL, link: URL) {
+        let target = try ExternalBinaryDataTests.makeStore()
+        let link = try Fixtures.temporaryFolder().appendingPathComponent("Photos.sqlite")
+        try fm.createSymbolicLink(at: link, withDestinationURL: target)
+        return (target, link)
+    }
+
     @Test("destroying a store deletes its .<Name>_SUPPORT folder, and a new store at the same path finds no stale external file")
     func destroyDeletesSupportFolder() throws {
         let url = try ExternalBinaryDataTests.makeStore()
@@ -27,14 +36,11 @@ import Testing
 
     @Test("destroying a store through a symbolic link deletes the support folder beside the target; a folder beside the link is not the store's and stays")
     func destroyThroughLinkDeletesTargetSupportFolder() throws {
-        let target = try ExternalBinaryDataTests.makeStore()
-        let linkFolder = try Fixtures.temporaryFolder()
+        let (target, link) = try linkedStore()
         defer {
             try? fm.removeItem(at: target.deletingLastPathComponent())
-            try? fm.removeItem(at: linkFolder)
+            try? fm.removeItem(at: link.deletingLastPathComponent())
         }
-        let link = linkFolder.appendingPathComponent("Photos.sqlite")
-        try fm.createSymbolicLink(at: link, withDestinationURL: target)
         let besideLink = SQLiteExternalBinaryData.supportFolder(forStoreAt: link)
         try fm.createDirectory(at: besideLink, withIntermediateDirectories: true)
         try StoreLocation.destroyStore(at: link)
@@ -46,14 +52,11 @@ import Testing
 
     @Test("a store opened through a symbolic link reads its external values from the support folder beside the target (where its -wal and -shm go)")
     func readThroughLinkUsesTargetSupportFolder() throws {
-        let target = try ExternalBinaryDataTests.makeStore()
-        let linkFolder = try Fixtures.temporaryFolder()
+        let (target, link) = try linkedStore()
         defer {
             try? fm.removeItem(at: target.deletingLastPathComponent())
-            try? fm.removeItem(at: linkFolder)
+            try? fm.removeItem(at: link.deletingLastPathComponent())
         }
-        let link = linkFolder.appendingPathComponent("Photos.sqlite")
-        try fm.createSymbolicLink(at: link, withDestinationURL: target)
         let model = try ExternalBinaryDataTests.model()
         let store = try SQLiteStore(url: link, model: model)
         defer { store.close() }
