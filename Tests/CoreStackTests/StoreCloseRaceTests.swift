@@ -31,26 +31,10 @@ import Testing
 
     /// A store of three books (written through a context), closed again; and its model.
     private func library(_ name: String) throws -> (folder: URL, url: URL, model: ManagedObjectModel) {
-        let folder = try TemporaryRoot.folder(name)
-        let url = folder.appendingPathComponent("Race.sqlite")
-        var opened: SQLiteStore?
-        let stack = try TestStack(model: nil) { model in
-            let store = try SQLiteStore(url: url, model: model)
-            opened = store
-            return store
-        }
-        try stack.context.performAndWait {
-            for i in 0..<3 {
-                let b = try Book(context: stack.context)
-                b.title = "Book \(i)"
-                b.pages = i
-            }
-            try stack.context.save()
-        }
-        let store = try #require(opened)
+        let (folder, store, stack) = try StoreClosingTests.library(name, file: "Race.sqlite")
         try stack.coordinator.remove(store)
         store.close()
-        return (folder, url, store.model)
+        return (folder, folder.appendingPathComponent("Race.sqlite"), store.model)
     }
 
     @Test(

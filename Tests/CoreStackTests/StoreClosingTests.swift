@@ -12,10 +12,11 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
-    /// A store of three books in a fresh folder, a coordinator and a context on it.
-    private func library() throws -> (folder: URL, store: SQLiteStore, stack: TestStack) {
-        let folder = try TemporaryRoot.folder("closing")
-        let url = folder.appendingPathComponent("Closing.sqlite")
+    /// A store of three books in a fresh folder (`name`, the store file `file`), a coordinator and
+    /// a context on it.
+    static func library(_ name: String = "closing", file: String = "Closing.sqlite") throws -> (folder: URL, store: SQLiteStore, stack: TestStack) {
+        let folder = try TemporaryRoot.folder(name)
+        let url = folder.appendingPathComponent(file)
         var opened: SQLiteStore?
         let stack = try TestStack(model: nil) { model in
             let store = try SQLiteStore(url: url, model: model)
@@ -36,7 +37,7 @@ import Testing
 
     @Test("closing a writable store while it is still referenced leaves only the store file, and the store refuses reads, fetches and saves with storeClosed")
     func closeRemovesSideFilesAndRefusesWork() throws {
-        let (folder, store, stack) = try library()
+        let (folder, store, stack) = try Self.library()
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try names(folder).contains("Closing.sqlite-wal"), "an open WAL store has its -wal")
         try stack.coordinator.remove(store)
@@ -61,7 +62,7 @@ import Testing
 
     @Test("a store closed while still in its coordinator gives contexts storeClosed, not a crash")
     func closedStoreInCoordinator() throws {
-        let (folder, store, stack) = try library()
+        let (folder, store, stack) = try Self.library()
         defer { try? FileManager.default.removeItem(at: folder) }
         store.close()
         let reader = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: stack.coordinator, name: "reader")
@@ -88,7 +89,7 @@ import Testing
 
     @Test("after remove(_:), the row cache is empty, fetches and faults throw noStore, and a save keeps its unsaved changes instead of pretending they were saved")
     func removeLeavesContextsWithAClearError() throws {
-        let (folder, store, stack) = try library()
+        let (folder, store, stack) = try Self.library()
         defer { try? FileManager.default.removeItem(at: folder) }
         let reader = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: stack.coordinator, name: "reader")
         let ids = try reader.performAndWait { try reader.fetchObjectIDs(FetchRequest<Book>(entityName: "Book")) }
@@ -125,7 +126,7 @@ import Testing
 
     @Test("remove(_:) of a store that is not the coordinator's throws noStore and keeps the coordinator's store")
     func removeOfAnotherStore() throws {
-        let (folder, store, stack) = try library()
+        let (folder, store, stack) = try Self.library()
         defer { try? FileManager.default.removeItem(at: folder) }
         let other = InMemoryStore(model: stack.model)
         #expect(throws: CoreStackError.self) { try stack.coordinator.remove(other) }
