@@ -81,3 +81,11 @@ public struct AttributeDescription: Sendable, Hashable {
         self.userInfo = userInfo
     }
 }
+
+extension AttributeDescription {
+    /// Whether the attribute's values can be kept the way *Allows External Storage* keeps them (a
+    /// stored Binary Data or Transformable attribute), whether or not the flag is set.
+    var canStoreExternally: Bool {
+        !isTransient && (type == .binaryData || type == .transformable)
+    }
+}

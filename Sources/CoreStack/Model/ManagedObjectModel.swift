@@ -208,8 +208,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         e.attributeIsTransient = attributes.map(\.isTransient)
         e.defaultValues = attributes.map(\.defaultValue)
         e.externalBinarySlots = attributes.indices.filter {
-            attributes[$0].allowsExternalBinaryDataStorage && !attributes[$0].isTransient
-                && (attributes[$0].type == .binaryData || attributes[$0].type == .transformable)
+            attributes[$0].allowsExternalBinaryDataStorage && attributes[$0].canStoreExternally
         }
         e.emptyRelations = relationships.map { $0.isToMany ? .toMany([]) : .toOne(nil) }
         e.attributeHasRules = attributes.map { $0.minValue != nil || $0.maxValue != nil || $0.regularExpression != nil }

@@ -43,7 +43,7 @@ extension SQLiteExternalBinaryData {
             let table = "Z" + entity.rootEntity.name.uppercased()
             var slots = entity.externalBinarySlots
             for (slot, a) in entity.allAttributes.enumerated()
-            where !a.isTransient && (a.type == .binaryData || a.type == .transformable) && !slots.contains(slot) {
+            where a.canStoreExternally && !slots.contains(slot) {
                 let column = "Z" + a.name.uppercased()
                 let key = table + "." + column
                 if evidence[key] == nil {
