@@ -127,29 +127,37 @@ enum SQLiteRawBinding {
     // MARK: - Reading
 
     /// Column `i` of the current row, as a value of an attribute of `type`.
+    ///
+    /// One `sqlite3_column_value` per column, then the value's own accessors: each
+    /// `sqlite3_column_*` call looks the column up and checks the connection's error state again,
+    /// so a type test and a read through them cost two of those per column. The value is read
+    /// here, on the statement's connection, before the statement steps again (what SQLite asks of
+    /// an unprotected value).
+    @inline(__always)
     static func column(_ h: SQLiteStatement, _ i: Int32, type: AttributeType) -> AttributeValue {
-        switch sqlite3_column_type(h, i) {
+        guard let v = sqlite3_column_value(h, i) else { return .null }
+        switch sqlite3_value_type(v) {
         case SQLITE_NULL:
             return .null
         case SQLITE_INTEGER:
-            return SQLiteValueCodec.value(int64: sqlite3_column_int64(h, i), type: type)
+            return SQLiteValueCodec.value(int64: sqlite3_value_int64(v), type: type)
         case SQLITE_FLOAT:
-            return SQLiteValueCodec.value(double: sqlite3_column_double(h, i), type: type)
+            return SQLiteValueCodec.value(double: sqlite3_value_double(v), type: type)
         case SQLITE_TEXT:
-            guard let p = sqlite3_column_text(h, i) else { return .null }
-            let text = String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(h, i))), as: UTF8.self)
+            guard let p = sqlite3_value_text(v) else { return .null }
+            let text = String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_value_bytes(v))), as: UTF8.self)
             return SQLiteValueCodec.value(string: text, type: type)
         default:
-            let count = Int(sqlite3_column_bytes(h, i))
-            guard count > 0, let p = sqlite3_column_blob(h, i) else { return SQLiteValueCodec.value(blob: Data(), type: type) }
+            let count = Int(sqlite3_value_bytes(v))
+            guard count > 0, let p = sqlite3_value_blob(v) else { return SQLiteValueCodec.value(blob: Data(), type: type) }
             return SQLiteValueCodec.value(blob: Data(bytes: p, count: count), type: type)
         }
     }
 
     /// Whether column `i` is text whose bytes are `string`'s (no string is made).
     static func text(_ h: SQLiteStatement, _ i: Int32, equals string: String) -> Bool {
-        guard sqlite3_column_type(h, i) == SQLITE_TEXT, let p = sqlite3_column_text(h, i) else { return false }
-        let count = Int(sqlite3_column_bytes(h, i))
+        guard let v = sqlite3_column_value(h, i), sqlite3_value_type(v) == SQLITE_TEXT, let p = sqlite3_value_text(v) else { return false }
+        let count = Int(sqlite3_value_bytes(v))
         var copy = string
         return copy.withUTF8 { bytes in
             guard bytes.count == count else { return false }
@@ -162,10 +170,11 @@ enum SQLiteRawBinding {
     /// it three times (`Z_PK`, `Z_ENT`, `Z_OPT`).
     @inline(__always)
     static func int64(_ h: SQLiteStatement, _ i: Int32) -> Int64? {
-        switch sqlite3_column_type(h, i) {
-        case SQLITE_INTEGER: sqlite3_column_int64(h, i)
-        case SQLITE_FLOAT: Int64(exactly: sqlite3_column_double(h, i).rounded(.towardZero))
-        default: nil
+        guard let v = sqlite3_column_value(h, i) else { return nil }
+        switch sqlite3_value_type(v) {
+        case SQLITE_INTEGER: return sqlite3_value_int64(v)
+        case SQLITE_FLOAT: return Int64(exactly: sqlite3_value_double(v).rounded(.towardZero))
+        default: return nil
         }
     }
 
