@@ -178,10 +178,41 @@ enum SQLiteRawBinding {
         }
     }
 
+    /// `n` parameters for an SQL list: `?, ?, ?` (no array of strings joined).
+    static func placeholders(_ n: Int) -> String {
+        n > 0 ? String(repeating: "?, ", count: n - 1) + "?" : ""
+    }
+
+    /// Binds `keys` as the statement's parameters 1…`keys.count` (integers, straight onto the
+    /// handle: no `StatementArguments` built), then calls `body` for each row of `statement`.
+    ///
+    /// - Throws: ``CoreStackError/invalidFetchRequest(_:)`` when the statement does not take
+    ///   exactly `keys.count` parameters; SQLite's error when a step fails.
+    static func forEachRow(
+        _ statement: Statement, keys: some Collection<Int64>, in db: Database, _ body: (SQLiteStatement) throws -> Void
+    ) throws {
+        let h = statement.sqliteStatement
+        guard Int(sqlite3_bind_parameter_count(h)) == keys.count else {
+            throw CoreStackError.invalidFetchRequest("a statement taking \(sqlite3_bind_parameter_count(h)) parameters was given \(keys.count) keys")
+        }
+        sqlite3_reset(h)
+        sqlite3_clear_bindings(h)
+        var i: Int32 = 1
+        for key in keys {
+            sqlite3_bind_int64(h, i, key)
+            i += 1
+        }
+        try stepRows(statement, h, in: db, body)
+    }
+
     /// Binds `arguments`, then calls `body` for each row of `statement`.
     static func forEachRow(_ statement: Statement, arguments: [DatabaseValue], in db: Database, _ body: (SQLiteStatement) throws -> Void) throws {
         try statement.setArguments(StatementArguments(arguments))
-        let h = statement.sqliteStatement
+        try stepRows(statement, statement.sqliteStatement, in: db, body)
+    }
+
+    /// Steps a statement whose parameters are bound, calling `body` for each row, and resets it.
+    private static func stepRows(_ statement: Statement, _ h: SQLiteStatement, in db: Database, _ body: (SQLiteStatement) throws -> Void) throws {
         defer { sqlite3_reset(h) }
         while true {
             let code = sqlite3_step(h)

@@ -440,12 +440,11 @@ extension SQLiteStore {
                 decoder.table = table
                 var start = 0
                 while start < keys.count {
-                    let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
+                    let chunk = keys[start..<min(start + Self.batchSize, keys.count)]
                     start += Self.batchSize
-                    let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN ("
-                        + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+                    let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(SQLiteRawBinding.placeholders(chunk.count)))"
                     let statement = try db.cachedStatement(sql: sql)
-                    try SQLiteRawBinding.forEachRow(statement, arguments: chunk.map(\.databaseValue), in: db) { h in
+                    try SQLiteRawBinding.forEachRow(statement, keys: chunk, in: db) { h in
                         try decoder.decode(h, appendingTo: &result)
                     }
                 }
@@ -609,26 +608,41 @@ extension SQLiteStore {
                 + "WHERE j.\(src) IN (%@)\(restriction) ORDER BY " + order.joined(separator: ", ")
         }
         let token = StoreIdentifiers.token(for: identifier)
-        do {
-            var start = 0
-            while start < keys.count {
-                let chunk = Array(keys[start..<min(start + Self.batchSize, keys.count)])
-                start += Self.batchSize
-                let sql = base.replacingOccurrences(
-                    of: "%@", with: Array(repeating: "?", count: chunk.count).joined(separator: ", "))
-                let statement = try db.cachedStatement(sql: sql)
-                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(chunk))
-                let decoder = StoreFileDecoder(path: path, table: destMapping.table)
-                while let row = try cursor.next() {
-                    guard let pk = try decoder.integer(row, 1, column: "Z_PK", row: "?") else { continue }
-                    let label = "Z_PK = \(pk)"
-                    guard let owner = try decoder.integer(row, 0, column: "foreign key", row: label), let source = byKey[owner] else { continue }
-                    let entity = try decoder.integer(row, 2, column: "Z_ENT", row: label).flatMap { Int(exactly: $0) }
-                        .flatMap { schema.entity(number: $0) } ?? dest
-                    result[source, default: []].append(ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk))
+        let decoder = StoreFileDecoder(path: path, table: destMapping.table)
+        // Rows come ordered by owner: each owner's destinations are collected in a run and stored
+        // once (one hash per owner, not per destination); the entity is looked up once per run
+        // of one `Z_ENT`.
+        var owner: ManagedObjectID?
+        var run: [ManagedObjectID] = []
+        var lastNumber: Int64?
+        var seenNumber = false
+        var lastEntity = dest
+        func flush() {
+            if let owner, !run.isEmpty { result[owner, default: []] += run }
+            run.removeAll(keepingCapacity: true)
+        }
+        var start = 0
+        while start < keys.count {
+            let chunk = keys[start..<min(start + Self.batchSize, keys.count)]
+            start += Self.batchSize
+            let statement = try db.cachedStatement(sql: base.replacingOccurrences(of: "%@", with: SQLiteRawBinding.placeholders(chunk.count)))
+            try SQLiteRawBinding.forEachRow(statement, keys: chunk, in: db) { h in
+                guard let pk = try decoder.integer(h, 1, column: "Z_PK", row: "?") else { return }
+                guard let key = try decoder.integer(h, 0, column: "foreign key", row: "Z_PK = \(pk)"), let source = byKey[key] else { return }
+                if source != owner {
+                    flush()
+                    owner = source
                 }
+                let number = try decoder.integer(h, 2, column: "Z_ENT", row: "Z_PK = \(pk)")
+                if !seenNumber || number != lastNumber {
+                    seenNumber = true
+                    lastNumber = number
+                    lastEntity = number.flatMap { Int(exactly: $0) }.flatMap { schema.entity(number: $0) } ?? dest
+                }
+                run.append(ManagedObjectID(entity: lastEntity, storeToken: token, primaryKey: pk))
             }
         }
+        flush()
         return result
     }
 }

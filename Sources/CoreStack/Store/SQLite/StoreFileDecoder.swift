@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Reads values of a store file's own tables (`Z_PRIMARYKEY`, `Z_METADATA`, …) with checks.
 ///
@@ -30,6 +31,30 @@ struct StoreFileDecoder {
             throw corrupted(column, rowLabel(), "holds the real number \(d), not an integer")
         case let .string(s): throw corrupted(column, rowLabel(), "holds the text \(Self.quote(s)), not an integer")
         case let .blob(d): throw corrupted(column, rowLabel(), "holds a blob of \(d.count) bytes, not an integer")
+        }
+    }
+
+    /// Column `index` of the statement's current row as an integer, with ``integer(_:_:column:row:)``'s
+    /// checks, read straight from the handle (for loops over many rows: no `Row` is made).
+    func integer(_ h: SQLiteStatement, _ index: Int32, column: String, row rowLabel: @autoclosure () -> String) throws -> Int64? {
+        guard index >= 0, index < sqlite3_column_count(h) else {
+            throw corrupted(column, rowLabel(), "is missing (the row has \(sqlite3_column_count(h)) columns)")
+        }
+        guard let v = sqlite3_column_value(h, index) else { return nil }
+        switch sqlite3_value_type(v) {
+        case SQLITE_NULL:
+            return nil
+        case SQLITE_INTEGER:
+            return sqlite3_value_int64(v)
+        case SQLITE_FLOAT:
+            let d = sqlite3_value_double(v)
+            if d.isFinite, d == d.rounded(.towardZero), let i = Int64(exactly: d) { return i }
+            throw corrupted(column, rowLabel(), "holds the real number \(d), not an integer")
+        case SQLITE_TEXT:
+            let text = sqlite3_value_text(v).map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(sqlite3_value_bytes(v))), as: UTF8.self) } ?? ""
+            throw corrupted(column, rowLabel(), "holds the text \(Self.quote(text)), not an integer")
+        default:
+            throw corrupted(column, rowLabel(), "holds a blob of \(sqlite3_value_bytes(v)) bytes, not an integer")
         }
     }
 
