@@ -253,4 +253,45 @@ struct UniquenessConstraintMergeTests {
         }
         #expect(try Self.storedTags(stack).count == 2)
     }
+    struct Refused: Error {}
+
+    @Test("a custom policy picks the built-in policy that merges each conflict, refuses it, or throws", arguments: StoreKind.allCases)
+    func customPolicy(kind: StoreKind) throws {
+        let (stack, storedID) = try Self.storeWithSwift(kind)
+        let ctx = stack.newContext()
+        let picker = CustomMergePolicy(name: "picker", constraintConflicts: { c in
+            switch c.values.first?.stringValue {
+            case "swift": return .mergeByPropertyObjectTrump
+            case "boom": throw Refused()
+            default: return .error
+            }
+        }, resolve: { _ in })
+        ctx.mergePolicy = .custom(picker)
+        try ctx.performAndWait {
+            try Self.tag(ctx, "rust")
+            try ctx.save()
+            try Self.tag(ctx, "swift", note: "custom")
+            try ctx.save()
+            #expect(try ctx.object(with: storedID).value(forKey: "note") as? String == "custom")
+            // .error: refused as under the error policy.
+            let rust = try Self.tag(ctx, "rust")
+            do {
+                try ctx.save()
+                Issue.record("the save went through")
+            } catch let CoreStackError.constraintConflict(conflicts) {
+                #expect(conflicts.map(\.objectIDs) == [[rust.objectID]])
+            }
+            ctx.rollback()
+            try Self.tag(ctx, "boom")
+            try ctx.save()
+            try Self.tag(ctx, "boom")
+            #expect(throws: Refused.self) { try ctx.save() }
+            ctx.rollback()
+            // A custom policy made without the constraint closure merges nothing.
+            ctx.mergePolicy = .custom(CustomMergePolicy(name: "plain") { _ in })
+            try Self.tag(ctx, "swift")
+            #expect(throws: CoreStackError.self) { try ctx.save() }
+        }
+        #expect(try Self.storedTags(stack).count == 3)
+    }
 }

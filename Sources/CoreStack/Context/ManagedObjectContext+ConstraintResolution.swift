@@ -27,12 +27,14 @@ extension ManagedObjectContext {
     /// row's values, two stored objects holding the same values, or a stored row this save
     /// deletes or changes to other values (a delete-and-reinsert or a swap). The save then throws
     /// ``CoreStackError/constraintConflict(_:)`` with every conflict, as under ``MergePolicy/error``.
-    /// ``MergePolicy/error`` and custom policies merge nothing.
+    /// ``MergePolicy/error`` merges nothing; a custom policy merges each conflict as the built-in
+    /// policy its constraint closure picks (``CustomMergePolicy/init(name:constraintConflicts:resolve:)``; none: nothing is merged).
     func resolveUniquenessConflicts() throws -> Bool {
         guard persistentStoreCoordinator.managedObjectModel.hasUniquenessConstraints else { return false }
         switch mergePolicy {
-        case .error, .custom: return false
-        case .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback: break
+        case .error: return false
+        case let .custom(policy) where policy.constraintResolver == nil: return false
+        default: break
         }
         var changed = false
         // Merging can make new conflicts (a duplicate's values reaching another constraint of the
@@ -41,10 +43,11 @@ extension ManagedObjectContext {
         for _ in 0..<4 {
             let conflicts = try uniquenessConflicts(inserted: insertedObjects.values, updated: updatedObjects.values)
             if conflicts.isEmpty { break }
-            var plans: [(survivor: ManagedObject, duplicates: [ManagedObject])] = []
+            var plans: [(survivor: ManagedObject, duplicates: [ManagedObject], policy: MergePolicy)] = []
             for c in conflicts {
-                guard let plan = try mergePlan(for: c) else { throw CoreStackError.constraintConflict(conflicts) }
-                plans.append(plan)
+                let policy = try builtInPolicy(for: c)
+                guard policy != .error, let plan = try mergePlan(for: c) else { throw CoreStackError.constraintConflict(conflicts) }
+                plans.append((plan.survivor, plan.duplicates, policy))
             }
             // An object merged away by one conflict stands for its survivor in the next.
             var mergedInto: [ObjectIdentifier: ManagedObject] = [:]
@@ -59,7 +62,7 @@ extension ManagedObjectContext {
                 for d in plan.duplicates {
                     let duplicate = current(d)
                     guard duplicate !== survivor, duplicate.isInserted else { continue }
-                    try merge(duplicate, into: survivor)
+                    try merge(duplicate, into: survivor, by: plan.policy)
                     mergedInto[ObjectIdentifier(duplicate)] = survivor
                     repointed[duplicate.objectID] = survivor.objectID
                     changed = true
@@ -68,6 +71,16 @@ extension ManagedObjectContext {
             repointOneWayReferences(repointed)
         }
         return changed
+    }
+
+    /// The built-in policy that merges a conflict: the context's, or the one a custom policy's
+    /// constraint closure picks (``MergePolicy/error`` to leave it unmerged).
+    private func builtInPolicy(for c: ConstraintConflict) throws -> MergePolicy {
+        guard case let .custom(custom) = mergePolicy else { return mergePolicy }
+        guard let pick = custom.constraintResolver else { return .error }
+        let policy = try pick(c)
+        if case .custom = policy { return .error }
+        return policy
     }
 
     /// The survivor of a conflict and the inserted objects to merge into it, or nil when the
@@ -97,10 +110,10 @@ extension ManagedObjectContext {
 
     /// Merges an inserted duplicate into the survivor by the merge policy and removes it from
     /// the context.
-    private func merge(_ duplicate: ManagedObject, into survivor: ManagedObject) throws {
+    private func merge(_ duplicate: ManagedObject, into survivor: ManagedObject, by policy: MergePolicy) throws {
         try survivor.fireFault()
         let objectWins: Bool
-        switch mergePolicy {
+        switch policy {
         case .mergeByPropertyObjectTrump, .overwrite: objectWins = true
         default: objectWins = false
         }
@@ -119,7 +132,7 @@ extension ManagedObjectContext {
         // Attributes.
         let attributes = duplicate.entity.allAttributes
         for slot in attributes.indices where slot < survivor.values.count {
-            switch mergePolicy {
+            switch policy {
             case .mergeByPropertyObjectTrump:
                 if !duplicate.values[slot].isNull { try survivor.setAttribute(slot: slot, duplicate.values[slot]) }
             case .overwrite:
