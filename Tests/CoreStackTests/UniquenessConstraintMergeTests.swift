@@ -14,6 +14,9 @@ struct UniquenessConstraintMergeTests {
                 AttributeDescription("rank", .integer64)
                 RelationshipDescription("books", destination: "Book", inverse: "tag", toMany: true, deleteRule: .nullify)
             }
+            EntityDescription("SpecialTag", parent: "Tag") {
+                AttributeDescription("color", .string)
+            }
             EntityDescription("Book") {
                 AttributeDescription("title", .string)
                 RelationshipDescription("tag", destination: "Tag", inverse: "books")
@@ -26,8 +29,10 @@ struct UniquenessConstraintMergeTests {
     }
 
     @discardableResult
-    static func tag(_ ctx: ManagedObjectContext, _ name: String, note: String? = nil, rank: Int64? = nil) throws -> ManagedObject {
-        let t = try ctx.insertObject(forEntityName: "Tag")
+    static func tag(
+        _ ctx: ManagedObjectContext, _ name: String, note: String? = nil, rank: Int64? = nil, entity: String = "Tag"
+    ) throws -> ManagedObject {
+        let t = try ctx.insertObject(forEntityName: entity)
         try t.setValue(name, forKey: "name")
         try t.setValue(note, forKey: "note")
         try t.setValue(rank, forKey: "rank")
@@ -253,6 +258,31 @@ struct UniquenessConstraintMergeTests {
         }
         #expect(try Self.storedTags(stack).count == 2)
     }
+    @Test("an import of several stored keys and a new one: each stored object updated in place, one row added", arguments: StoreKind.allCases)
+    func batchImport(kind: StoreKind) throws {
+        let stack = try TestStack(kind, model: try Self.model())
+        let storedIDs = try stack.context.performAndWait {
+            let tags = try ["a", "b", "c"].map { try Self.tag(stack.context, $0, rank: 1) }
+            try stack.context.save()
+            return tags.map(\.objectID)
+        }
+        let ctx = stack.newContext("importer")
+        ctx.mergePolicy = .mergeByPropertyObjectTrump
+        try ctx.performAndWait {
+            for name in ["a", "b", "c", "d"] { try Self.tag(ctx, name, note: "imported \(name)") }
+            // A sub-entity's object is a duplicate too; the survivor keeps its own entity.
+            try Self.tag(ctx, "b", note: "special", entity: "SpecialTag")
+            try ctx.save()
+            #expect(ctx.registeredObjects.filter { $0.entity.name == "SpecialTag" }.isEmpty)
+        }
+        let tags = try Self.storedTags(stack).sorted { ($0.name ?? "") < ($1.name ?? "") }
+        #expect(tags.map(\.name) == ["a", "b", "c", "d"])
+        #expect(Array(tags.prefix(3).map(\.id)) == storedIDs)
+        #expect(tags.map(\.note) == ["imported a", "special", "imported c", "imported d"])
+        #expect(tags.map(\.rank) == [1, 1, 1, nil])
+        #expect(tags.allSatisfy { $0.id.entity.name == "Tag" })
+    }
+
     struct Refused: Error {}
 
     @Test("a custom policy picks the built-in policy that merges each conflict, refuses it, or throws", arguments: StoreKind.allCases)

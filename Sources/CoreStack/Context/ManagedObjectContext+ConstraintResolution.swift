@@ -49,6 +49,8 @@ extension ManagedObjectContext {
                 guard policy != .error, let plan = try mergePlan(for: c) else { throw CoreStackError.constraintConflict(conflicts) }
                 plans.append((plan.survivor, plan.duplicates, policy))
             }
+            // Stored survivors not yet in memory are read together, not one by one.
+            try fireFaults(plans.map(\.survivor))
             // An object merged away by one conflict stands for its survivor in the next.
             var mergedInto: [ObjectIdentifier: ManagedObject] = [:]
             func current(_ o: ManagedObject) -> ManagedObject {
@@ -69,6 +71,8 @@ extension ManagedObjectContext {
                 }
             }
             repointOneWayReferences(repointed)
+            // With one constraint per entity a merge cannot reach another constraint.
+            if conflicts.allSatisfy({ model.entity(named: $0.entity)?.uniquenessConstraints.count == 1 }) { break }
         }
         return changed
     }
@@ -129,30 +133,35 @@ extension ManagedObjectContext {
                 try unlink(duplicate, slot: slot, from: partner)
             }
         }
-        // Attributes.
-        let attributes = duplicate.entity.allAttributes
-        for slot in attributes.indices where slot < survivor.values.count {
-            switch policy {
-            case .mergeByPropertyObjectTrump:
-                if !duplicate.values[slot].isNull { try survivor.setAttribute(slot: slot, duplicate.values[slot]) }
-            case .overwrite:
-                try survivor.setAttribute(slot: slot, duplicate.values[slot])
-            case .rollback:
-                if let committed = survivor.committed, slot < committed.values.count, !attributes[slot].isTransient {
+        // Attributes, by name (the two may be of sibling sub-entities): those of the survivor.
+        let target = survivor.entity
+        switch policy {
+        case .mergeByPropertyObjectTrump, .overwrite:
+            for (slot, a) in duplicate.entity.allAttributes.enumerated() {
+                guard let to = target.attributeSlots[a.name] else { continue }
+                let v = duplicate.values[slot]
+                if policy == .overwrite || !v.isNull { try survivor.setAttribute(slot: to, v) }
+            }
+        case .rollback:
+            if let committed = survivor.committed {
+                for (slot, a) in target.allAttributes.enumerated() where !a.isTransient && slot < committed.values.count {
                     try survivor.setAttribute(slot: slot, committed.values[slot])
                 }
-            default:
-                break
             }
+        default:
+            break
         }
         markDeleted(duplicate)
         // Relationships: the duplicate's partners move to the survivor.
-        for (slot, ids) in destinations where slot < survivor.relations.count {
-            let r = survivor.entity.allRelationships[slot]
+        for (from, ids) in destinations {
+            guard let slot = target.relationshipSlots[duplicate.entity.allRelationships[from].name] else { continue }
+            let r = target.allRelationships[slot]
             if !r.isToMany, !objectWins, try !survivor.destinationIDs(slot: slot).isEmpty { continue }
             for id in ids {
                 let partnerID = id == duplicate.objectID ? survivor.objectID : id
-                guard let partner = try? object(with: partnerID), !partner.isDeleted else { continue }
+                guard let partner = try? object(with: partnerID), !partner.isDeleted,
+                    partner.entity.isKind(of: target.destinations[slot])
+                else { continue }
                 try link(survivor, slot: slot, to: partner)
             }
         }
@@ -162,6 +171,13 @@ extension ManagedObjectContext {
     /// (those with an inverse were moved by ``merge(_:into:)``).
     private func repointOneWayReferences(_ repointed: [ManagedObjectID: ManagedObjectID]) {
         guard !repointed.isEmpty else { return }
+        // A survivor merged away in turn: its own survivor.
+        var repointed = repointed
+        for (id, s) in repointed {
+            var s = s
+            while let next = repointed[s], next != s { s = next }
+            repointed[id] = s
+        }
         for o in registered.values where !o.isFault && !o.isDeleted {
             for (slot, r) in o.entity.allRelationships.enumerated() where o.entity.inverseSlots[slot] == nil {
                 switch o.relations[slot] {
