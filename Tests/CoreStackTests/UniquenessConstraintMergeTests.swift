@@ -137,6 +137,10 @@ struct UniquenessConstraintMergeTests {
             let book = try Self.book(ctx, "Imported", tag: dup)
             try ctx.save()
             #expect(try book.object(forKey: "tag")?.objectID == storedID)
+            // A duplicate that brings nothing leaves nothing to write: the save still succeeds.
+            try Self.tag(ctx, "swift", note: "ignored")
+            try ctx.save()
+            #expect(!ctx.hasChanges)
         }
         let tags = try Self.storedTags(stack)
         #expect(tags.map(\.id) == [storedID])
