@@ -2,7 +2,9 @@ import Foundation
 
 /// Objects that would break one of an entity's uniqueness constraints if saved (Core Data's
 /// `NSConstraintConflict`): they, or one of them and a row already in the store, hold the same
-/// values for the constraint's properties.
+/// values for the constraint's properties. Thrown under ``MergePolicy/error``, and under any
+/// policy for conflicts it cannot merge (see ``MergePolicy``); a custom policy sees each one
+/// (``CustomMergePolicy/init(name:constraintConflicts:resolve:)``).
 ///
 /// ```swift
 /// do { try context.save() } catch let CoreStackError.constraintConflict(conflicts) {

@@ -4,18 +4,25 @@ extension ManagedObjectContext {
     /// Throws ``CoreStackError/constraintConflict(_:)`` when saving would give two rows of an
     /// entity (sub-entities included) the same values for one of its uniqueness constraints: two
     /// objects of the save, or one of them and another stored row. Checked before anything is
-    /// written, under any merge policy. A stored row counts with its stored values even when this
-    /// save changes or deletes it, as the store writes it: inserts and updates go before deletes
-    /// and SQLite checks each row as it is written, so two objects swapping their values, or a
-    /// row deleted and its value inserted again in one save, are conflicts (save in two steps).
-    /// (Core Data's object-trump and store-trump policies merge such objects into one; CoreStack
-    /// reports them, whatever the policy.)
+    /// written, under any merge policy (the trump, overwrite and rollback policies have merged
+    /// what they can before: ``resolveUniquenessConflicts()``; this check catches what is left). A
+    /// stored row counts with its stored values even when this save changes or deletes it, as the
+    /// store writes it: inserts and updates go before deletes and SQLite checks each row as it is
+    /// written, so two objects swapping their values, or a row deleted and its value inserted
+    /// again in one save, are conflicts (save in two steps).
     ///
     /// A model without constraints costs nothing; for an entity with some, the stored rows are
     /// read in SQL by the constraint's first property, 500 values per query. Constraints naming anything but
     /// stored attributes are left to the store (an SQLite store's unique index refuses them).
     func checkUniquenessConstraints(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
-        guard persistentStoreCoordinator.managedObjectModel.hasUniquenessConstraints else { return }
+        let conflicts = try uniquenessConflicts(inserted: inserted, updated: updated)
+        if !conflicts.isEmpty { throw CoreStackError.constraintConflict(conflicts) }
+    }
+
+    /// The uniqueness conflicts saving these objects would meet (see
+    /// ``checkUniquenessConstraints(inserted:updated:deleted:)``).
+    func uniquenessConflicts(inserted: [ManagedObject], updated: [ManagedObject]) throws -> [ConstraintConflict] {
+        guard persistentStoreCoordinator.managedObjectModel.hasUniquenessConstraints else { return [] }
         // Objects of the save by the entity that declares each constraint (an entity inherits its
         // parent's constraints, which span the whole hierarchy).
         var byDeclaringEntity: [ObjectIdentifier: (entity: EntityDescription, objects: [ManagedObject])] = [:]
@@ -34,7 +41,7 @@ extension ManagedObjectContext {
                 e = entity.superentity
             }
         }
-        guard !order.isEmpty else { return }
+        guard !order.isEmpty else { return [] }
         var conflicts: [ConstraintConflict] = []
         for key in order {
             guard let (entity, objects) = byDeclaringEntity[key] else { continue }
@@ -43,12 +50,12 @@ extension ManagedObjectContext {
                 conflicts += try constraintConflicts(entity: entity, constraint: constraint, slots: slots, objects: objects)
             }
         }
-        if !conflicts.isEmpty { throw CoreStackError.constraintConflict(conflicts) }
+        return conflicts
     }
 
     /// The attribute slots of a constraint's properties (in the declaring entity, whose slots
     /// its sub-entities share), or nil when one is not a stored attribute.
-    private static func attributeSlots(_ constraint: [String], of entity: EntityDescription) -> [Int]? {
+    static func attributeSlots(_ constraint: [String], of entity: EntityDescription) -> [Int]? {
         guard !constraint.isEmpty else { return nil }
         var slots: [Int] = []
         for name in constraint {

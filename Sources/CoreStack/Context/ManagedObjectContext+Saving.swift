@@ -22,14 +22,18 @@ extension ManagedObjectContext {
         let announcedFirst = announcePendingChanges()
         guard hasChanges else { return }
         postWillSave()
-        let announcedSecond = announcePendingChanges()
+        var announcedSecond = announcePendingChanges()
+        // A root context's merge policy merges objects that would break a uniqueness constraint
+        // (the context's objectsDidChange announces the duplicates' removal before the save).
+        let merged = parent == nil ? try resolveUniquenessConflicts() : false
+        if merged { announcedSecond = announcePendingChanges() }
         let inserted = insertedObjects.values
         let updated = updatedObjects.values
         let deleted = deletedObjects.values
         try validate(deleted: deleted, insertedAndUpdated: [inserted, updated])
         // The did-save's inserted set: the one objectsDidChange just announced when that is
         // exactly the objects saved as inserted (the usual "insert, then save"), else made anew.
-        let announced = announcedSecond.isEmpty ? announcedFirst : announcedFirst.isEmpty ? announcedSecond : []
+        let announced = merged ? [] : announcedSecond.isEmpty ? announcedFirst : announcedFirst.isEmpty ? announcedSecond : []
         let insertedSet =
             announced.count == inserted.count && announced.allSatisfy({ insertedObjects.contains($0) })
             ? announced : Set(inserted)

@@ -11,6 +11,23 @@ import Foundation
 /// A policy runs only where a save reaches the store: a child context's save pushes into its
 /// parent without a conflict check (see ``ContextDidSave/replacedParentChanges``). What it
 /// decided is in ``ContextDidSave/mergeResolutions``.
+///
+/// A policy also settles uniqueness-constraint conflicts (Core Data's
+/// `resolve(constraintConflicts:)`): under ``error`` the save throws
+/// ``CoreStackError/constraintConflict(_:)``; under the others, before anything is written, each
+/// inserted object holding the values of a stored row (or of an earlier inserted object) is merged
+/// into that row's object and leaves the context, the import "upsert". Object trump gives the
+/// survivor the new object's non-nil values, overwrite all its values, store trump keeps the
+/// survivor's, rollback its stored ones; relationships that pointed at the duplicate point at the
+/// survivor. Conflicts no policy can merge (an updated object taking another row's values, a
+/// stored row deleted or swapped in the same save) are still thrown.
+///
+/// ```swift
+/// context.mergePolicy = .mergeByPropertyObjectTrump
+/// let tag = try context.insertObject(forEntityName: "Tag")  // "swift" is already stored
+/// try tag.setValue("swift", forKey: "name")
+/// try context.save()  // updates the stored "swift"; `tag` is gone from the context
+/// ```
 public enum MergePolicy: Sendable, Hashable {
     /// Fail the save with ``CoreStackError/mergeConflict(_:)`` listing each conflict (the default).
     case error
