@@ -24,7 +24,7 @@ struct SQLiteRowIDReader {
     /// A reader of rows of `table` in `store`.
     init(store: SQLiteStore, table: String) {
         entityPlans = store.entityPlans
-        token = StoreIdentifiers.token(for: store.identifier)
+        token = store.storeToken
         path = store.path
         self.table = table
     }

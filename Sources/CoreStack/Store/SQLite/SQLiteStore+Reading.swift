@@ -337,7 +337,7 @@ extension SQLiteStore {
 
         init(store: SQLiteStore) {
             self.store = store
-            storeToken = StoreIdentifiers.token(for: store.identifier)
+            storeToken = store.storeToken
         }
 
         /// Switches to the plan of entity number `ent`; false when the model has no such entity.
@@ -345,7 +345,7 @@ extension SQLiteStore {
             guard let plan = store.entityPlans[ent] else { return false }
             number = ent
             entity = plan.entity
-            columnIndex = plan.attributeIndex.map { $0.map(Int32.init) ?? -1 }
+            columnIndex = plan.attributeColumns
             types = plan.entity.attributeTypes
             defaults = plan.entity.defaultValues
             toOneIndex = plan.toOneIndex
@@ -421,6 +421,20 @@ extension SQLiteStore {
 
     /// The rows of these IDs, read in batches of `WHERE Z_PK IN (…)`.
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
+        // One object's fault: its plan's ready-made statement, no grouping.
+        if ids.count == 1, let pk = ids[0].primaryKey {
+            let mapping = try schema.mapping(for: ids[0].entity)
+            guard let sql = tablePlans[mapping.table]?.selectByKey else { return [] }
+            return try readStatement { db in
+                var decoder = RowDecoder(store: self)
+                decoder.table = mapping.table
+                var result: [StoreRow] = []
+                try SQLiteRawBinding.forEachRow(try db.cachedStatement(sql: sql), keys: CollectionOfOne(pk), in: db) { h in
+                    try decoder.decode(h, appendingTo: &result)
+                }
+                return result
+            }
+        }
         var byTable: [String: [Int64]] = [:]
         var tables: [String] = []
         for id in ids {
@@ -442,7 +456,7 @@ extension SQLiteStore {
                 while start < keys.count {
                     let chunk = keys[start..<min(start + Self.batchSize, keys.count)]
                     start += Self.batchSize
-                    let sql = "SELECT \(plan.selectList) FROM \(table) t0 WHERE t0.Z_PK IN (\(SQLiteRawBinding.placeholders(chunk.count)))"
+                    let sql = chunk.count == 1 ? plan.selectByKey : plan.selectByKeys + SQLiteRawBinding.placeholders(chunk.count) + ")"
                     let statement = try db.cachedStatement(sql: sql)
                     try SQLiteRawBinding.forEachRow(statement, keys: chunk, in: db) { h in
                         try decoder.decode(h, appendingTo: &result)
@@ -607,7 +621,7 @@ extension SQLiteStore {
             base = "SELECT j.\(src), d.Z_PK, d.Z_ENT FROM \(jt) j CROSS JOIN \(destMapping.table) d ON d.Z_PK = j.\(dst) "
                 + "WHERE j.\(src) IN (%@)\(restriction) ORDER BY " + order.joined(separator: ", ")
         }
-        let token = StoreIdentifiers.token(for: identifier)
+        let token = storeToken
         let decoder = StoreFileDecoder(path: path, table: destMapping.table)
         // Rows come ordered by owner: each owner's destinations are collected in a run and stored
         // once (one hash per owner, not per destination); the entity is looked up once per run

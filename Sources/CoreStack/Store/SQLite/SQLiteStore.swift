@@ -36,6 +36,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let model: ManagedObjectModel
     /// The store's UUID (`Z_METADATA.Z_UUID`).
     public let identifier: String
+    /// The identifier's interned token (``StoreIdentifiers``), taken once: the IDs a read makes
+    /// carry it.
+    let storeToken: UInt32
     /// The store file, as given when the store was opened (a symbolic link stays the link: the
     /// file opened is its target).
     public let url: URL?
@@ -99,6 +102,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.…`
         var selectList: String
         var index: [String: Int]
+        /// `SELECT <selectList> FROM <table> t0 WHERE t0.Z_PK IN (`: a read by keys adds its
+        /// placeholders and `)`.
+        var selectByKeys: String
+        /// The read of one row by key (`… IN (?)`), made once: a fault of one object builds no SQL.
+        var selectByKey: String
     }
 
     /// Where one entity's values sit in a read row and how they are written.
@@ -110,6 +118,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let mapping: SQLiteSchema.EntityMapping
         /// Row index of each attribute slot (nil: transient).
         let attributeIndex: [Int?]
+        /// ``attributeIndex`` as the row decoder reads it: the column, or -1 for a transient.
+        let attributeColumns: [Int32]
         /// Row indexes of each to-one slot's key and entity columns.
         let toOneIndex: [(key: Int, entity: Int?)?]
         let insertSQL: String
@@ -129,6 +139,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             self.entity = entity
             self.mapping = mapping
             self.attributeIndex = attributeIndex
+            self.attributeColumns = attributeIndex.map { $0.map(Int32.init) ?? -1 }
             self.toOneIndex = toOneIndex
             self.insertSQL = insertSQL
             self.updateSQL = updateSQL
@@ -290,6 +301,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 self.schema = schema
                 self.metadata = inspection.metadata
                 self.identifier = inspection.metadata.storeUUID
+                self.storeToken = StoreIdentifiers.token(for: inspection.metadata.storeUUID)
                 let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
                 connection = queue
                 self.dbQueue = queue
@@ -314,6 +326,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 self.schema = schema
                 self.metadata = metadata
                 self.identifier = uuid
+                self.storeToken = StoreIdentifiers.token(for: uuid)
                 let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
                 connection = queue
                 self.dbQueue = queue
@@ -383,9 +396,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         for t in schema.entityTables {
             let names = t.columns.map(\.name).filter { !$0.hasPrefix("Z_FOK_") && !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) }
             let all = ["Z_PK", "Z_ENT", "Z_OPT"] + names
+            let selectList = all.map { "t0.\($0)" }.joined(separator: ", ")
+            let byKeys = "SELECT \(selectList) FROM \(t.name) t0 WHERE t0.Z_PK IN ("
             tablePlans[t.name] = TablePlan(
-                table: t.name, selectList: all.map { "t0.\($0)" }.joined(separator: ", "),
-                index: Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1, $0) }))
+                table: t.name, selectList: selectList,
+                index: Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1, $0) }),
+                selectByKeys: byKeys, selectByKey: byKeys + "?)")
         }
         var entityPlans: [Int: EntityPlan] = [:]
         for e in schema.model.entities {
