@@ -3,6 +3,9 @@ import GRDB
 
 extension SQLiteStore {
     /// Runs a batch update as one SQL `UPDATE` (bumping `Z_OPT`) and returns the IDs it changed.
+    ///
+    /// - Throws: ``CoreStackError/sqlite(path:message:)`` for a value (or a predicate's) longer than
+    ///   the connection can bind; nothing is changed then.
     public func executeBatchUpdate(_ request: StoreFetchRequest, values: [Int: AttributeValue]) throws -> [ManagedObjectID] {
         let mapping = try schema.mapping(for: request.entity)
         let entity = mapping.entity
@@ -18,6 +21,8 @@ extension SQLiteStore {
         }
         sets.append("Z_OPT = Z_OPT + 1")
         return try write { db in
+            // Checked before any row changes: GRDB would stop the process on a value too long to bind.
+            try SQLiteRawBinding.checkLengths(setArguments, in: db)
             // The rows are chosen and changed in the same transaction.
             let ids = try objectIDs(db, request)
             try forEachChunk(ids.compactMap(\.primaryKey)) { keys in

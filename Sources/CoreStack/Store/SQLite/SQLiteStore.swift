@@ -333,9 +333,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                             }
                             try db.execute(
                                 sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                                arguments: [uuid, plist])
+                                arguments: SQLiteRawBinding.arguments([uuid.databaseValue, plist.databaseValue], in: db))
                             try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-                            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
+                            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: SQLiteRawBinding.arguments([modelCache.databaseValue], in: db))
                             return .commit
                         }
                     }

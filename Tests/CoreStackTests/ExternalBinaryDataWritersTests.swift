@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import CoreStack
+
+/// The writers other than a save of a Binary Data attribute with *Allows External Storage*
+/// (``SQLiteExternalBinaryData``): persistent-history tombstones and the default value a
+/// lightweight migration gives a new attribute. Both write Core Data's format (`0x01` + the bytes,
+/// inline, as a save does), and both read back as the value. The values start with `0x01`, so
+/// bytes written without the marker would read back one byte short.
+@Suite struct ExternalBinaryDataWritersTests {
+    static let bytes = Data([0x01, 0xAB, 0xCD])
+
+    @Test("a deleted object's tombstone keeps an external-storage attribute (0x01 + bytes, as its column held) and reads back as the value")
+    func tombstone() throws {
+        var text = AttributeDescription("text", .string)
+        text.preservesValueInHistoryOnDeletion = true
+        var image = AttributeDescription("image", .binaryData, allowsExternalBinaryDataStorage: true)
+        image.preservesValueInHistoryOnDeletion = true
+        let model = try ManagedObjectModel(versionName: "Tombstones") {
+            EntityDescription("Note") {
+                text
+                image
+            }
+        }
+        let stack = try HistoryStack(url: try HistoryStack.newURL(), model: model)
+        try stack.context.performAndWait {
+            let note = try stack.context.insertObject(forEntityName: "Note")
+            try note.setValue("keep me", forKey: "text")
+            try note.setValue(Self.bytes, forKey: "image")
+            try stack.context.save()
+        }
+        let token = try #require(try stack.history().last?.token)
+        try stack.context.performAndWait {
+            for note in try stack.context.fetch(FetchRequest<ManagedObject>(entityName: "Note")) { try stack.context.delete(note) }
+            try stack.context.save()
+        }
+        let change = try #require(try stack.history(after: token).first?.changes.first)
+        #expect(change.changeType == .delete)
+        #expect(change.tombstone == ["text": .string("keep me"), "image": .data(Self.bytes)])
+        let raw = try RawSQLite.run("SELECT hex(ZTOMBSTONE1) AS h FROM ACHANGE WHERE ZCHANGETYPE = 2", in: stack.url)
+        #expect(raw.first?["h"] as? String == "01" + "01ABCD")
+    }
+
+    @Test("a migration that adds a required external-storage attribute writes its default as Core Data does (0x01 + bytes) and reads it back")
+    func migrationDefault() throws {
+        let v1 = try ManagedObjectModel {
+            EntityDescription("Photo") {
+                AttributeDescription("name", .string)
+            }
+        }
+        let v2 = try ManagedObjectModel {
+            EntityDescription("Photo") {
+                AttributeDescription("name", .string)
+                AttributeDescription(
+                    "image", .binaryData, isOptional: false, defaultValue: .data(Self.bytes), allowsExternalBinaryDataStorage: true)
+            }
+        }
+        let url = try MigrationToManyTests.makeStore(v1) { context in
+            let photo = try context.insertObject(forEntityName: "Photo")
+            try photo.setValue("sunset", forKey: "name")
+        }
+        _ = try SQLiteMigration.migrateStore(at: url, from: v1, to: v2)
+        #expect(try RawSQLite.run("SELECT hex(ZIMAGE) AS h FROM ZPHOTO", in: url).first?["h"] as? String == "01" + "01ABCD")
+        let store = try SQLiteStore(url: url, model: v2, readOnly: true)
+        let photo = try #require(v2.entity(named: "Photo"))
+        let slot = try #require(photo.attributeSlots["image"])
+        #expect(try store.fetch(StoreFetchRequest(entity: photo)).map { $0.snapshot.values[slot] } == [.data(Self.bytes)])
+    }
+}
