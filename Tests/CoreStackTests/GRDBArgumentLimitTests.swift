@@ -114,24 +114,34 @@ import Testing
         #expect(names == ["Herbert"])
     }
 
-    @Test("a save with a transaction author longer than the limit (history on) throws and records nothing; a history fetch by such an author throws")
-    func historyStrings() throws {
-        // A limit of 100 bytes would refuse the history tables' own rows (a row is a value too).
+    /// A history-tracking store with one saved note, its connection limited to 2,000 bytes (100
+    /// would refuse the history tables' own rows: a row is a value too), and a 3,000-byte string.
+    static func limitedHistory() throws -> (HistoryStack, String) {
         let stack = try HistoryStack(url: try HistoryStack.newURL(), model: try NoteModel.make())
         try stack.insertNotes(["first"])
-        Self.lowerLimit(stack.store, to: 2_000)
-        let big = String(repeating: "x", count: 3_000)
-        let isTooBig: (any Error) -> Bool = { Self.isTooBig($0, bytes: 3_000) }
-        #expect(performing: { try stack.insertNotes(["second"], author: big) }, throws: isTooBig)
+        lowerLimit(stack.store, to: 2_000)
+        return (stack, String(repeating: "x", count: 3_000))
+    }
+
+    @Test("a save with a transaction author longer than the limit (history on) throws and records nothing; the next save is recorded")
+    func historyAuthor() throws {
+        let (stack, big) = try Self.limitedHistory()
+        #expect(performing: { try stack.insertNotes(["second"], author: big) }, throws: { Self.isTooBig($0, bytes: 3_000) })
         stack.context.performAndWait { stack.context.rollback() }
         #expect(try RawSQLite.scalar("SELECT COUNT(*) FROM ZNOTE", in: stack.url) == 1)
         #expect(try RawSQLite.scalar("SELECT COUNT(*) FROM ATRANSACTION", in: stack.url) == 1)
-        #expect(performing: {
-            _ = try stack.coordinator.execute(PersistentHistoryChangeRequest(kind: .fetchAfterToken(nil), author: big))
-        }, throws: isTooBig)
         try stack.insertNotes(["third"], author: "importer")
         #expect(try stack.history().compactMap(\.author) == ["importer"])
         #expect(try stack.noteTexts() == ["first", "third"])
+    }
+
+    @Test("a history fetch by an author longer than the limit throws; the history still reads")
+    func historyFetchAuthor() throws {
+        let (stack, big) = try Self.limitedHistory()
+        #expect(performing: {
+            _ = try stack.coordinator.execute(PersistentHistoryChangeRequest(kind: .fetchAfterToken(nil), author: big))
+        }, throws: { Self.isTooBig($0, bytes: 3_000) })
+        #expect(try stack.history().count == 1)
     }
 
     @Test("the check takes a value at the limit and refuses one byte more, counting a string's UTF-8 bytes")
