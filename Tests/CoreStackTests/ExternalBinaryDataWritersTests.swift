@@ -67,4 +67,34 @@ import Testing
         let slot = try #require(photo.attributeSlots["image"])
         #expect(try store.fetch(StoreFetchRequest(entity: photo)).map { $0.snapshot.values[slot] } == [.data(Self.bytes)])
     }
+
+    @Test(
+        "a migration that adds or removes Allows External Storage on a kept attribute adds or strips the 0x01 marker, so the value reads back the same",
+        arguments: [true, false])
+    func migrationAcrossFlag(toExternal: Bool) throws {
+        func model(external: Bool, extra: Bool) throws -> ManagedObjectModel {
+            try ManagedObjectModel {
+                EntityDescription("Photo") {
+                    AttributeDescription("name", .string)
+                    AttributeDescription("image", .binaryData, allowsExternalBinaryDataStorage: external)
+                    // The flag alone is not a change a migration is planned for: a new attribute is.
+                    if extra { AttributeDescription("caption", .string) }
+                }
+            }
+        }
+        let v1 = try model(external: !toExternal, extra: false)
+        let v2 = try model(external: toExternal, extra: true)
+        let url = try MigrationToManyTests.makeStore(v1) { context in
+            let photo = try context.insertObject(forEntityName: "Photo")
+            try photo.setValue("sunset", forKey: "name")
+            try photo.setValue(Self.bytes, forKey: "image")
+        }
+        _ = try SQLiteMigration.migrateStore(at: url, from: v1, to: v2)
+        let hex = try RawSQLite.run("SELECT hex(ZIMAGE) AS h FROM ZPHOTO", in: url).first?["h"] as? String
+        #expect(hex == (toExternal ? "01" : "") + "01ABCD")
+        let store = try SQLiteStore(url: url, model: v2, readOnly: true)
+        let photo = try #require(v2.entity(named: "Photo"))
+        let slot = try #require(photo.attributeSlots["image"])
+        #expect(try store.fetch(StoreFetchRequest(entity: photo)).map { $0.snapshot.values[slot] } == [.data(Self.bytes)])
+    }
 }

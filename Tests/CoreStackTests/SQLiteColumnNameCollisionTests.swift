@@ -6,8 +6,7 @@ import Testing
 /// Column names of properties whose names collide once upper-cased: the suffixed names
 /// (`ZA1`, `ZA2`) skip names another property or a fixed column already has, so a model (from a
 /// file or code) whose names would have given one column twice makes a store that opens and keeps
-/// every value apart (before, creating the store failed on SQLite's "duplicate column name", and
-/// opening an existing file with such a model trapped on the duplicate key in the store's plans).
+/// every value apart (before, creating the store failed on SQLite's "duplicate column name").
 @Suite struct SQLiteColumnNameCollisionTests {
     /// Saves one object of `entity` with `values` in a fresh store of `model` and reads it back.
     static func roundTrip(_ model: ManagedObjectModel, _ values: [String: AttributeValue]) throws -> [String: AttributeValue] {

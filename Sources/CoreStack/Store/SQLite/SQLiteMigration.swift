@@ -415,6 +415,22 @@ public enum SQLiteMigration {
 
     // MARK: - Copying
 
+    /// The SQL copying a column to an attribute that gains or loses *Allows External Storage*
+    /// (``SQLiteExternalBinaryData``), so the value reads back the same: a blob gains the inline
+    /// marker `0x01`, or loses it; a `0x02` reference to a support file is copied as it is (SQL
+    /// cannot read the file; the unflagged attribute then holds the reference's bytes). The column
+    /// itself when both sides agree.
+    static func copiedBinary(_ column: String, fromExternal: Bool, toExternal: Bool) -> String {
+        switch (fromExternal, toExternal) {
+        case (false, true):
+            return "CASE WHEN typeof(\(column)) = 'blob' THEN CAST(X'01' || \(column) AS BLOB) ELSE \(column) END"
+        case (true, false):
+            return "CASE WHEN typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) = X'01' THEN substr(\(column), 2) ELSE \(column) END"
+        default:
+            return column
+        }
+    }
+
     private static func copyRows(
         _ db: Database, map: Mapping, source: SQLiteSchema, destination: SQLiteSchema, storeEntities: [SQLiteStoreEntity]
     ) throws {
@@ -436,7 +452,9 @@ public enum SQLiteMigration {
                 guard let column else { continue }
                 columns.append(column)
                 if let sourceSlot = attributeMap[slot], let sourceColumn = sm.attributeColumns[sourceSlot] {
-                    expressions.append(sourceColumn)
+                    expressions.append(
+                        Self.copiedBinary(
+                            sourceColumn, fromExternal: s.externalBinarySlots.contains(sourceSlot), toExternal: d.externalBinarySlots.contains(slot)))
                 } else {
                     // A new attribute: its default value, in Core Data's external-storage format
                     // when the attribute allows external storage (as a save writes it).
