@@ -41,4 +41,17 @@ import Testing
         #expect(Set(columns).count == columns.count)
         #expect(try Self.roundTrip(model, ["A": "upper", "a": "lower", "a1": "one"]) == ["A": "upper", "a": "lower", "a1": "one"])
     }
+
+    @Test("attributes named _pk and _opt get columns of their own (Z_PK1, Z_OPT1), not a second Z_PK or Z_OPT")
+    func fixedColumnNames() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Note") {
+                AttributeDescription("_pk", .string)
+                AttributeDescription("_opt", .integer64)
+            }
+        }
+        let columns = try #require(SQLiteSchema(model: model).entityTables.first).columns.map(\.name)
+        #expect(columns.sorted() == ["Z_ENT", "Z_OPT", "Z_OPT1", "Z_PK", "Z_PK1"])
+        #expect(try Self.roundTrip(model, ["_pk": "mine", "_opt": 7]) == ["_pk": "mine", "_opt": 7])
+    }
 }
