@@ -11,19 +11,23 @@ import Testing
 @Suite struct ExternalBinaryDataWritersTests {
     static let bytes = Data([0x01, 0xAB, 0xCD])
 
-    @Test("a deleted object's tombstone keeps an external-storage attribute (0x01 + bytes, as its column held) and reads back as the value")
-    func tombstone() throws {
+    /// Note { image (external storage), text }, both preserved in history on deletion.
+    static func tombstoneModel() throws -> ManagedObjectModel {
         var text = AttributeDescription("text", .string)
         text.preservesValueInHistoryOnDeletion = true
         var image = AttributeDescription("image", .binaryData, allowsExternalBinaryDataStorage: true)
         image.preservesValueInHistoryOnDeletion = true
-        let model = try ManagedObjectModel(versionName: "Tombstones") {
+        return try ManagedObjectModel(versionName: "Tombstones") {
             EntityDescription("Note") {
                 image
                 text
             }
         }
-        let stack = try HistoryStack(url: try HistoryStack.newURL(), model: model)
+    }
+
+    @Test("a deleted object's tombstone keeps an external-storage attribute (0x01 + bytes, as its column held) and reads back as the value")
+    func tombstone() throws {
+        let stack = try HistoryStack(url: try HistoryStack.newURL(), model: try Self.tombstoneModel())
         try stack.context.performAndWait {
             let note = try stack.context.insertObject(forEntityName: "Note")
             try note.setValue("keep me", forKey: "text")
@@ -45,6 +49,30 @@ import Testing
             "SELECT ZTOMBSTONE0 IS 'keep me' AS t, hex(ZTOMBSTONE1) AS h FROM ACHANGE WHERE ZCHANGETYPE = 2", in: stack.url)
         #expect(raw.first?["t"] as? Int == 1)
         #expect(raw.first?["h"] as? String == "01" + "01ABCD")
+    }
+
+    @Test("the tombstone of a value Core Data keeps in a support file (0x02 + UUID) reads back as the file's bytes")
+    func tombstoneOfSupportFile() throws {
+        let stack = try HistoryStack(url: try HistoryStack.newURL(), model: try Self.tombstoneModel())
+        let uuid = "6B1C3A5E-0F5B-4E0C-9C55-0D1E2F3A4B5C"
+        let folder = SQLiteExternalBinaryData.folder(forStoreAt: stack.url)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("the big picture".utf8).write(to: folder.appendingPathComponent(uuid))
+        let hex = Data(uuid.utf8).map { String(format: "%02X", $0) }.joined()
+        // Written as Core Data writes such a row (another connection: not in CoreStack's history).
+        try SchemaInferenceRelationshipTests.sqlite(stack.url, """
+            INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTEXT, ZIMAGE) VALUES (1, 1, 1, 'file', X'02\(hex)00');
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_ENT = 1;
+            """)
+        try stack.context.performAndWait {
+            let notes = try stack.context.fetch(FetchRequest<ManagedObject>(entityName: "Note"))
+            #expect(notes.count == 1)
+            for note in notes { try stack.context.delete(note) }
+            try stack.context.save()
+        }
+        let change = try #require(try stack.history().last?.changes.first)
+        #expect(change.changeType == .delete)
+        #expect(change.tombstone == ["text": .string("file"), "image": .data(Data("the big picture".utf8))])
     }
 
     @Test("a migration that adds a required external-storage attribute writes its default as Core Data does (0x01 + bytes) and reads it back")
