@@ -329,7 +329,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                             for row in schema.primaryKeyRows {
                                 try db.execute(
                                     sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                                    arguments: [row.number, row.name, row.superNumber])
+                                    arguments: SQLiteRawBinding.arguments(
+                                        [row.number.databaseValue, row.name.databaseValue, row.superNumber.databaseValue], in: db))
                             }
                             try db.execute(
                                 sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
