@@ -5,12 +5,13 @@ import Testing
 
 @testable import CoreStack
 
-/// Strings and blobs handed to GRDB's statements (predicate arguments, batch update values,
-/// history strings, …) are checked against the connection's length limit before GRDB binds them:
-/// GRDB's `Statement.setArguments` calls `fatalError` when a `sqlite3_bind_*` call fails
-/// (`SQLITE_TOOBIG`), so each of these stopped the test process before. Each test lowers the
-/// store connection's `SQLITE_LIMIT_LENGTH` to 100 bytes (as `SQLiteBindingLimitTests` does) and
-/// expects ``CoreStackError/sqlite(path:message:)``, the store unchanged and still usable.
+/// Strings and blobs handed to GRDB's statements (predicate arguments, history strings, …) are
+/// checked against the connection's length limit before GRDB binds them, and a batch update binds
+/// its values as a save does: GRDB's `Statement.setArguments` calls `fatalError` when a
+/// `sqlite3_bind_*` call fails (`SQLITE_TOOBIG`), so each of these (but the batch insert, written
+/// as a save) stopped the test process before. Each test lowers the store connection's
+/// `SQLITE_LIMIT_LENGTH` (to 100 bytes, as `SQLiteBindingLimitTests` does) and expects
+/// ``CoreStackError/sqlite(path:message:)``, the store unchanged and still usable.
 @Suite struct GRDBArgumentLimitTests {
     static let big = String(repeating: "x", count: 200)
 
