@@ -32,8 +32,12 @@ struct HistoryLayout: Sendable {
         var bits: [Int?]
         /// Attribute count + relationship count: the bit vector's length in bits.
         var bitCount: Int
-        /// The preserved attributes in slot order: name, type, index in the table's tombstone columns.
-        var tombstones: [(name: String, type: AttributeType, source: Int)]
+        /// The preserved attributes, `ACHANGE.ZTOMBSTONE<k>` for the k-th: name, type, index in the
+        /// table's tombstone columns, and whether the value is in Core Data's external-storage
+        /// format (the tombstone is a copy of the column, see ``SQLiteExternalBinaryData``). In slot
+        /// order, those with *Allows External Storage* last: CoreStack kept no tombstone of them
+        /// before, and the others keep the columns they had in the history already written.
+        var tombstones: [(name: String, type: AttributeType, source: Int, external: Bool)]
     }
 
     let tables: [Table]
@@ -65,9 +69,8 @@ struct HistoryLayout: Sendable {
                     if let i = maskIndex[toOne.column] { bits[i] = attributeCount + slot }
                     if let c = toOne.entityColumn, let i = maskIndex[c] { bits[i] = attributeCount + slot }
                 }
-                var tombstones: [(String, AttributeType, Int)] = []
-                for (slot, a) in e.allAttributes.enumerated()
-                where a.preservesValueInHistoryOnDeletion && !a.isTransient && !a.allowsExternalBinaryDataStorage {
+                var tombstones: [(String, AttributeType, Int, Bool)] = []
+                for (slot, a) in e.allAttributes.enumerated() where a.preservesValueInHistoryOnDeletion && !a.isTransient {
                     guard let column = m.attributeColumns[slot] else { continue }
                     let source: Int
                     if let i = tombstoneColumns.firstIndex(of: column) {
@@ -76,8 +79,10 @@ struct HistoryLayout: Sendable {
                         source = tombstoneColumns.count
                         tombstoneColumns.append(column)
                     }
-                    tombstones.append((a.name, a.type, source))
+                    tombstones.append((a.name, a.type, source, e.externalBinarySlots.contains(slot)))
                 }
+                let flagged = Set(e.allAttributes.filter(\.allowsExternalBinaryDataStorage).map(\.name))
+                tombstones = tombstones.filter { !flagged.contains($0.0) } + tombstones.filter { flagged.contains($0.0) }
                 entities[m.number] = Entity(
                     entity: e, number: m.number, table: ti, bits: bits, bitCount: attributeCount + e.allRelationships.count,
                     tombstones: tombstones)

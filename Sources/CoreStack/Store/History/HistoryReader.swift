@@ -8,6 +8,9 @@ struct HistoryReader {
     let storeIdentifier: String
     /// The store's layout, for object IDs, property names and tombstones (nil: names and keys only).
     let layout: HistoryLayout?
+    /// The store's external binary data folder, for tombstones of attributes with *Allows
+    /// External Storage* that refer to a file there (nil: such a tombstone keeps its reference).
+    var externalDataFolder: URL? = nil
 
     /// Whether the file has Core Data's history tables.
     static func hasHistory(_ db: Database) throws -> Bool {
@@ -79,7 +82,8 @@ struct HistoryReader {
             + " ORDER BY t.Z_PK" + (limit > 0 ? " LIMIT \(limit)" : "")
         let decoder = StoreFileDecoder(path: path, table: "ATRANSACTION")
         var transactions: [PersistentHistoryTransaction] = []
-        for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) {
+        let values = arguments.map { $0?.databaseValue ?? .null }
+        for row in try Row.fetchAll(db, sql: sql, arguments: SQLiteRawBinding.arguments(values, in: db)) {
             let number = try decoder.integer(row, 0, column: "Z_PK", row: "\(transactions.count + 1)") ?? 0
             let label = "Z_PK = \(number)"
             let timestamp: Double
@@ -134,7 +138,8 @@ struct HistoryReader {
                     var values: [String: AttributeValue] = [:]
                     let raw = Array(row.databaseValues)
                     for (k, t) in e.tombstones.enumerated() where k < tombstoneCount {
-                        values[t.name] = SQLiteValueCodec.value(raw[6 + k], type: t.type)
+                        let value = SQLiteValueCodec.value(raw[6 + k], type: t.type)
+                        values[t.name] = t.external ? SQLiteExternalBinaryData.decode(value, folder: externalDataFolder) : value
                     }
                     change.tombstone = values
                 }

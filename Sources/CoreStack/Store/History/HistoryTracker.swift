@@ -191,11 +191,11 @@ final class HistoryTracker: @unchecked Sendable {
                 break
             }
             try insert.execute(
-                arguments: StatementArguments(
+                arguments: SQLiteRawBinding.arguments(
                     [
                         firstChange.databaseValue, HistoryLayout.changeEntity.databaseValue, event.kind.rawValue.databaseValue,
                         key.entity.databaseValue, key.pk.databaseValue, transaction.databaseValue, columns,
-                    ] + tombstones))
+                    ] + tombstones, in: db))
             firstChange += 1
         }
         // Noted before the commit: the monitor reads on this same connection, so not before it ends.
@@ -219,6 +219,8 @@ final class HistoryTracker: @unchecked Sendable {
     /// The `ATRANSACTIONSTRING` key of a string, added when new; nil for nil.
     private func intern(_ db: Database, _ string: String?) throws -> Int64? {
         guard let string else { return nil }
+        // The author and context name come from the caller: checked before GRDB binds them.
+        try SQLiteRawBinding.checkLengths([string.databaseValue], in: db)
         let found = try DatabaseValue.fetchOne(
             db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"), arguments: [string])
         if case let .int64(pk)? = found?.storage { return pk }

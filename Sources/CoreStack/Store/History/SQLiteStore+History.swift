@@ -30,7 +30,7 @@ extension SQLiteStore {
     ///   ``CoreStackError/readOnlyStore(_:)`` for a delete on a read-only store,
     ///   ``CoreStackError/storeCorrupted(path:reason:)`` for history rows holding values of the wrong type.
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
-        let reader = HistoryReader(path: path, storeIdentifier: identifier, layout: historyLayout)
+        let reader = HistoryReader(path: path, storeIdentifier: identifier, layout: historyLayout, externalDataFolder: externalDataFolder)
         if request.isDelete {
             return .deleted(try write { db in try reader.delete(db, request) })
         }
@@ -68,7 +68,7 @@ extension SQLiteStore {
     func remoteChangeSnapshot(
         transactionsAfter number: Int64
     ) throws -> (version: Int64, transactions: [PersistentHistoryTransaction], last: Int64, keys: StoreKeyFingerprint) {
-        let reader = HistoryReader(path: path, storeIdentifier: identifier, layout: historyLayout)
+        let reader = HistoryReader(path: path, storeIdentifier: identifier, layout: historyLayout, externalDataFolder: externalDataFolder)
         let tables = schema.entityTables.map(\.name)
         let (version, all, keys) = try read { db -> (Int64, [PersistentHistoryTransaction], StoreKeyFingerprint) in
             let all = try reader.fetch(db, conditions: ["t.Z_PK > ?"], arguments: [number])

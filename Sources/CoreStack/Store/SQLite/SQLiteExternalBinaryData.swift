@@ -19,7 +19,10 @@ import Foundation
 /// Bytes with neither marker (written by CoreStack before it knew the format) are read as they are.
 ///
 /// Saving writes every value inline, `0x01` + bytes, which Core Data reads back (CoreStack writes
-/// no external files, so it never has one to delete or leave behind).
+/// no external files, so it never has one to delete or leave behind). So do a lightweight
+/// migration's default for a new attribute and its copy of an attribute that gains the flag
+/// (`SQLiteMigration`); a persistent-history tombstone copies the column as it was and is decoded
+/// as the column is when the history is read (`HistoryReader`).
 ///
 /// ```swift
 /// let photo = AttributeDescription("image", .binaryData, allowsExternalBinaryDataStorage: true)

@@ -133,11 +133,11 @@ public enum SQLiteMigration {
             try SQLiteStore.wrap(temporary.path) {
                 let queue = try DatabaseQueue(path: temporary.path)
                 try queue.writeWithoutTransaction { db in
-                    try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: [copyFrom.path])
+                    try db.execute(sql: "ATTACH DATABASE ? AS src", arguments: SQLiteRawBinding.arguments([copyFrom.path.databaseValue], in: db))
                     try db.inTransaction {
                         try copyRows(db, map: map, source: sourceSchema, destination: destinationSchema, storeEntities: copyInspection.structure.entities)
                         // The store keeps its identity: object IDs (URIs) name the same objects after the migration.
-                        try db.execute(sql: "UPDATE main.Z_METADATA SET Z_UUID = ?", arguments: [inspection.metadata.storeUUID])
+                        try db.execute(sql: "UPDATE main.Z_METADATA SET Z_UUID = ?", arguments: SQLiteRawBinding.arguments([inspection.metadata.storeUUID.databaseValue], in: db))
                         return .commit
                     }
                     try db.execute(sql: "DETACH DATABASE src")
@@ -415,6 +415,22 @@ public enum SQLiteMigration {
 
     // MARK: - Copying
 
+    /// The SQL copying a column to an attribute that gains or loses *Allows External Storage*
+    /// (``SQLiteExternalBinaryData``), so the value reads back the same: a blob gains the inline
+    /// marker `0x01`, or loses it; a `0x02` reference to a support file is copied as it is (SQL
+    /// cannot read the file; the unflagged attribute then holds the reference's bytes). The column
+    /// itself when both sides agree.
+    static func copiedBinary(_ column: String, fromExternal: Bool, toExternal: Bool) -> String {
+        switch (fromExternal, toExternal) {
+        case (false, true):
+            return "CASE WHEN typeof(\(column)) = 'blob' THEN CAST(X'01' || \(column) AS BLOB) ELSE \(column) END"
+        case (true, false):
+            return "CASE WHEN typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) = X'01' THEN substr(\(column), 2) ELSE \(column) END"
+        default:
+            return column
+        }
+    }
+
     private static func copyRows(
         _ db: Database, map: Mapping, source: SQLiteSchema, destination: SQLiteSchema, storeEntities: [SQLiteStoreEntity]
     ) throws {
@@ -436,11 +452,16 @@ public enum SQLiteMigration {
                 guard let column else { continue }
                 columns.append(column)
                 if let sourceSlot = attributeMap[slot], let sourceColumn = sm.attributeColumns[sourceSlot] {
-                    expressions.append(sourceColumn)
+                    expressions.append(
+                        Self.copiedBinary(
+                            sourceColumn, fromExternal: s.externalBinarySlots.contains(sourceSlot), toExternal: d.externalBinarySlots.contains(slot)))
                 } else {
+                    // A new attribute: its default value, in Core Data's external-storage format
+                    // when the attribute allows external storage (as a save writes it).
                     let a = d.allAttributes[slot]
+                    let stored = d.externalBinarySlots.contains(slot) ? SQLiteExternalBinaryData.encode(a.defaultValue) : a.defaultValue
                     expressions.append("?")
-                    arguments.append(SQLiteValueCodec.databaseValue(a.defaultValue, type: a.type))
+                    arguments.append(SQLiteValueCodec.databaseValue(stored, type: a.type))
                 }
             }
             let relationshipMap = map.relationships[d.name] ?? [:]
@@ -465,7 +486,7 @@ public enum SQLiteMigration {
             }
             try db.execute(
                 sql: "INSERT INTO main.\(dm.table) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM src.\(sm.table) WHERE Z_ENT = \(sm.number)",
-                arguments: StatementArguments(arguments))
+                arguments: SQLiteRawBinding.arguments(arguments, in: db))
 
             // To-one → to-many: a join table gets one row per object that had a destination. When
             // the new to-many is stored as the destination's foreign key instead (its inverse is a

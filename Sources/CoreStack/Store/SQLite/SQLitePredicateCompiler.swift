@@ -466,8 +466,9 @@ struct SQLitePredicateCompiler {
     }
 
     /// A string as a bound value. GRDB binds text up to its first NUL, so a string holding NUL
-    /// binds as the BLOB of its UTF-8 bytes: the string functions read it whole, `=` never matches
-    /// stored text (which cannot hold NUL either), and orderings compare bytes (see `compare`).
+    /// binds as the BLOB of its UTF-8 bytes: the string functions read it whole, equality and `IN`
+    /// compare it as text again (`CAST(? AS TEXT)`: a save stores such a string whole, as text),
+    /// and orderings compare bytes (see `compare`).
     private static func text(_ s: String) -> DatabaseValue {
         s.utf8.contains(0) ? Data(s.utf8).databaseValue : s.databaseValue
     }
@@ -574,11 +575,13 @@ struct SQLitePredicateCompiler {
         case .equal, .notEqual:
             let eq = c.op == .equal
             if isNull(c.right) { return "\(lhs) IS \(eq ? "" : "NOT ")NULL" }
-            let rhs = try bindOperand(c.right, kind: kind, entity: entity, alias: alias, c: c)
+            var rhs = try bindOperand(c.right, kind: kind, entity: entity, alias: alias, c: c)
             if !c.options.isEmpty && isString(kind) {
                 let m = "cs_match('equals', \(lhs), \(rhs), \(opts))"
                 return eq ? m : "COALESCE(\(m), 0) = 0"
             }
+            // A string holding NUL is bound as a BLOB (see `text`); stored text is compared as text.
+            if isString(kind), Self.hasNUL(c.right) { rhs = "CAST(\(rhs) AS TEXT)" }
             return eq ? "\(lhs) = \(rhs)" : "\(lhs) IS NOT \(rhs)"
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             if isNull(c.right) { return "0" }
@@ -604,7 +607,7 @@ struct SQLitePredicateCompiler {
                 if !c.options.isEmpty && isString(kind) {
                     terms.append("cs_match('equals', \(lhs), \(v), \(opts))")
                 } else {
-                    values.append(v)
+                    values.append(isString(kind) && Self.hasNUL(item) ? "CAST(\(v) AS TEXT)" : v)
                 }
             }
             if !values.isEmpty { terms.append("\(lhs) IN (\(values.joined(separator: ", ")))") }
@@ -649,17 +652,23 @@ struct SQLitePredicateCompiler {
                 expressions.append(sql)
             }
         }
+        func isBlob(_ v: DatabaseValue) -> Bool {
+            if case .blob = v.storage { return true }
+            return false
+        }
         if folded {
-            func isBlob(_ v: DatabaseValue) -> Bool {
-                if case .blob = v.storage { return true }
-                return false
-            }
             for blob in bound where isBlob(blob) {
                 terms.append("cs_match('equals', \(lhs), \(self.bind(blob)), \(opts))")
             }
             bound.removeAll(where: isBlob)
             for e in expressions { terms.append("cs_match('equals', \(lhs), \(e), \(opts))") }
             expressions.removeAll()
+        } else if isString(kind) {
+            // BLOBs bound for a string are strings holding NUL (see `text`): compared as text.
+            for blob in bound where isBlob(blob) {
+                terms.append("\(lhs) = CAST(\(self.bind(blob)) AS TEXT)")
+            }
+            bound.removeAll(where: isBlob)
         }
         let compared = folded ? "cs_fold(\(lhs), \(opts))" : lhs
         for source in SQLiteJSONList(bound).sources({ folded ? "cs_fold(\($0), \(opts))" : $0 }) {

@@ -63,9 +63,13 @@ enum SQLiteRawBinding {
     /// - Throws: ``CoreStackError/sqlite(path:message:)`` above `Int32.max` bytes (2 GiB), which
     ///   no SQLite value can hold (the conversion would trap).
     static func byteCount(_ count: Int, _ h: SQLiteStatement) throws -> Int32 {
+        try byteCount(count, path: databasePath(sqlite3_db_handle(h)))
+    }
+
+    private static func byteCount(_ count: Int, path: @autoclosure () -> String) throws -> Int32 {
         guard let n = Int32(exactly: count) else {
             throw CoreStackError.sqlite(
-                path: databasePath(h),
+                path: path(),
                 message: "a value of \(count) bytes is longer than SQLite can store (at most \(Int32.max) bytes)")
         }
         return n
@@ -76,14 +80,54 @@ enum SQLiteRawBinding {
     /// the value.
     private static func check(_ code: Int32, _ h: SQLiteStatement, bytes: Int) throws {
         guard code != SQLITE_OK else { return }
-        let reason = String(cString: sqlite3_errstr(code))
-        throw CoreStackError.sqlite(path: databasePath(h), message: "cannot bind a value of \(bytes) bytes: \(reason)")
+        throw bindError(code, bytes: bytes, path: databasePath(sqlite3_db_handle(h)))
     }
 
-    /// The file of the statement's connection, for errors.
-    private static func databasePath(_ h: SQLiteStatement) -> String {
-        guard let db = sqlite3_db_handle(h), let name = sqlite3_db_filename(db, "main") else { return "" }
+    private static func bindError(_ code: Int32, bytes: Int, path: String) -> CoreStackError {
+        let reason = String(cString: sqlite3_errstr(code))
+        return CoreStackError.sqlite(path: path, message: "cannot bind a value of \(bytes) bytes: \(reason)")
+    }
+
+    /// The file of a connection, for errors.
+    private static func databasePath(_ db: OpaquePointer?) -> String {
+        guard let db, let name = sqlite3_db_filename(db, "main") else { return "" }
         return String(cString: name)
+    }
+
+    // MARK: - Arguments bound by GRDB
+
+    /// `values` as arguments of a GRDB statement, once each string and blob among them is known
+    /// to fit: GRDB's `Statement.setArguments` (behind `execute(sql:arguments:)`,
+    /// `fetchAll(_:sql:arguments:)`, …) stops the process with `fatalError` when a
+    /// `sqlite3_bind_*` call fails, and converts a blob's length with `CInt(…)`, which traps above
+    /// `Int32.max`. Every statement that hands GRDB a value from a user or a file goes through
+    /// here (or ``checkLengths(_:in:)``).
+    ///
+    /// - Throws: ``CoreStackError/sqlite(path:message:)``, as ``bind(_:_:_:type:)`` does, for a
+    ///   string or blob longer than `db`'s length limit (`SQLITE_LIMIT_LENGTH`) or `Int32.max` bytes.
+    static func arguments(_ values: [DatabaseValue], in db: Database) throws -> StatementArguments {
+        try checkLengths(values, in: db)
+        return StatementArguments(values)
+    }
+
+    /// Throws for the first string or blob of `values` that `db` cannot bind (see
+    /// ``arguments(_:in:)``); a string counts its UTF-8 bytes.
+    static func checkLengths(_ values: some Sequence<DatabaseValue>, in db: Database) throws {
+        var limit: Int?
+        for value in values {
+            let count: Int
+            switch value.storage {
+            case let .string(s): count = s.utf8.count
+            case let .blob(d): count = d.count
+            case .null, .int64, .double: continue
+            }
+            let maximum = limit ?? db.sqliteConnection.map { Int(sqlite3_limit($0, SQLITE_LIMIT_LENGTH, -1)) } ?? Int(Int32.max)
+            limit = maximum
+            if count > maximum {
+                throw bindError(SQLITE_TOOBIG, bytes: count, path: databasePath(db.sqliteConnection))
+            }
+            _ = try byteCount(count, path: databasePath(db.sqliteConnection))
+        }
     }
 
     private static func bindText(_ h: SQLiteStatement, _ i: Int32, _ s: String) throws {

@@ -185,17 +185,29 @@ struct SQLiteSchema: Sendable {
         }
         var counts: [String: Int] = [:]
         for p in pending { counts[p.base, default: 0] += 1 }
+        // Names no colliding property may take: the fixed columns and the names kept as they are.
+        // A suffixed name skips them (`a`, `A` and `a1` would otherwise give `ZA1` twice, and a
+        // property `_pk` would be a second `Z_PK`: a table SQLite refuses, plans that trap).
+        let fixed: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var taken = fixed
+        for p in pending where counts[p.base] == 1 && !fixed.contains(p.base) { taken.insert(p.base) }
         var used: [String: Int] = [:]
         var columns: [(rank: Int, order: Int, columns: [Column])] = []
         for (order, p) in pending.enumerated() {
             var name = p.base
-            if (counts[p.base] ?? 0) > 1 {
-                used[p.base, default: 0] += 1
-                name = p.base + String(used[p.base] ?? 1)
+            if (counts[p.base] ?? 0) > 1 || fixed.contains(p.base) {
+                repeat {
+                    used[p.base, default: 0] += 1
+                    name = p.base + String(used[p.base] ?? 1)
+                } while taken.contains(name)
+                taken.insert(name)
             }
             var cols = [Column(name: name, type: p.type)]
             if p.isToOne, let n = p.entityColumnNumber {
-                cols.append(Column(name: "Z\(n)_" + String(name.dropFirst()), type: "INTEGER"))
+                var entityColumn = "Z\(n)_" + String(name.dropFirst())
+                while taken.contains(entityColumn) { entityColumn += "_" }
+                taken.insert(entityColumn)
+                cols.append(Column(name: entityColumn, type: "INTEGER"))
             }
             columns.append((Self.typeRank(p.type), order, cols))
             // Record the column in the owner and every descendant.

@@ -3,18 +3,25 @@ import GRDB
 
 extension SQLiteStore {
     /// Runs a batch update as one SQL `UPDATE` (bumping `Z_OPT`) and returns the IDs it changed.
+    ///
+    /// The values are bound as a save binds them (`SQLiteRawBinding`), not through GRDB: a
+    /// string keeps the bytes after a NUL character (GRDB binds a string up to its first NUL), and
+    /// a value SQLite refuses is an error, not GRDB's `fatalError`.
+    ///
+    /// - Throws: ``CoreStackError/sqlite(path:message:)`` for a value (or a predicate's) longer than
+    ///   the connection can bind; nothing is changed then.
     public func executeBatchUpdate(_ request: StoreFetchRequest, values: [Int: AttributeValue]) throws -> [ManagedObjectID] {
         let mapping = try schema.mapping(for: request.entity)
         let entity = mapping.entity
         var sets: [String] = []
-        var setArguments: [DatabaseValue] = []
+        var stored: [(value: AttributeValue, type: AttributeType)] = []
         for (slot, value) in values.sorted(by: { $0.key < $1.key }) {
             guard slot >= 0, slot < mapping.attributeColumns.count, let column = mapping.attributeColumns[slot] else {
                 throw CoreStackError.invalidFetchRequest("batch update: attribute slot \(slot) of \(entity.name) is not stored")
             }
             sets.append("\(column) = ?")
-            let stored = entity.externalBinarySlots.contains(slot) ? SQLiteExternalBinaryData.encode(value) : value
-            setArguments.append(SQLiteValueCodec.databaseValue(stored, type: entity.attributeTypes[slot]))
+            let encoded = entity.externalBinarySlots.contains(slot) ? SQLiteExternalBinaryData.encode(value) : value
+            stored.append((encoded, entity.attributeTypes[slot]))
         }
         sets.append("Z_OPT = Z_OPT + 1")
         return try write { db in
@@ -22,7 +29,18 @@ extension SQLiteStore {
             let ids = try objectIDs(db, request)
             try forEachChunk(ids.compactMap(\.primaryKey)) { keys in
                 let sql = "UPDATE \(mapping.table) SET \(sets.joined(separator: ", ")) WHERE Z_PK IN (\(placeholders(keys.count)))"
-                try db.execute(sql: sql, arguments: StatementArguments(setArguments + keys.map(\.databaseValue)))
+                let statement = try db.cachedStatement(sql: sql)
+                let h = statement.sqliteStatement
+                var i: Int32 = 1
+                for (value, type) in stored {
+                    try SQLiteRawBinding.bind(h, i, value, type: type)
+                    i += 1
+                }
+                for key in keys {
+                    SQLiteRawBinding.bind(h, i, key)
+                    i += 1
+                }
+                try SQLiteRawBinding.step(statement, in: db)
             }
             return ids
         }

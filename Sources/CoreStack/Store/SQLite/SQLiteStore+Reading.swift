@@ -26,7 +26,7 @@ extension SQLiteStore {
     public func fetch(_ request: StoreFetchRequest, chunks body: (_ rows: inout [StoreRow], _ expectedCount: Int) throws -> Void) throws {
         let expected = try expectedCount(request)
         try readStatement { db in
-            let (sql, arguments) = try selectSQL(request, countOnly: false)
+            let (sql, arguments) = try selectSQL(db, request, countOnly: false)
             let statement = try db.cachedStatement(sql: sql)
             var chunk: [StoreRow] = []
             chunk.reserveCapacity(Self.chunkSize)
@@ -78,7 +78,7 @@ extension SQLiteStore {
     /// ``fetchObjectIDs(_:)`` inside a read or write already open.
     func objectIDs(_ db: Database, _ request: StoreFetchRequest, expected: Int = 0) throws -> [ManagedObjectID] {
         do {
-            let (sql, arguments) = try selectSQL(request, countOnly: false, columns: "t0.Z_PK, t0.Z_ENT")
+            let (sql, arguments) = try selectSQL(db, request, countOnly: false, columns: "t0.Z_PK, t0.Z_ENT")
             let statement = try db.cachedStatement(sql: sql)
             var reader = SQLiteRowIDReader(store: self, table: try schema.mapping(for: request.entity).table)
             var ids: [ManagedObjectID] = []
@@ -112,7 +112,7 @@ extension SQLiteStore {
         let (columns, types) = try idAndValueColumns(mapping, slots: slots)
         let expected = try expectedCount(request)
         let query = { [self] (db: Database) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) in
-            let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
+            let (sql, arguments) = try selectSQL(db, request, countOnly: false, columns: columns.joined(separator: ", "))
             let statement = try db.cachedStatement(sql: sql)
             var reader = SQLiteRowIDReader(store: self, table: mapping.table)
             var ids: [ManagedObjectID] = []
@@ -175,7 +175,7 @@ extension SQLiteStore {
         let (columns, types) = try idAndValueColumns(mapping, slots: slots)
         let expected = try expectedCount(request)
         return try readStatement { db in
-            let (sql, arguments) = try selectSQL(request, countOnly: false, columns: columns.joined(separator: ", "))
+            let (sql, arguments) = try selectSQL(db, request, countOnly: false, columns: columns.joined(separator: ", "))
             let statement = try db.cachedStatement(sql: sql)
             var reader = SQLiteRowIDReader(store: self, table: mapping.table)
             var out: [(objectID: ManagedObjectID, values: [AttributeValue])] = []
@@ -242,7 +242,7 @@ extension SQLiteStore {
         let groupColumns = try groupBy.map(column)
         return try readStatement { db in
             let (sql, arguments) = try selectSQL(
-                request, countOnly: false, columns: expressions.joined(separator: ", "), groupBy: grouped ? groupColumns : nil)
+                db, request, countOnly: false, columns: expressions.joined(separator: ", "), groupBy: grouped ? groupColumns : nil)
             let statement = try db.cachedStatement(sql: sql)
             var out: [[AttributeValue]] = []
             let folder = external.isEmpty ? nil : externalDataFolder
@@ -258,15 +258,18 @@ extension SQLiteStore {
     /// `SELECT COUNT` of the matching rows.
     public func count(_ request: StoreFetchRequest) throws -> Int {
         try readStatement { db in
-            let (sql, arguments) = try selectSQL(request, countOnly: true)
+            let (sql, arguments) = try selectSQL(db, request, countOnly: true)
             let statement = try db.cachedStatement(sql: sql)
             return try Int.fetchOne(statement, arguments: StatementArguments(arguments)) ?? 0
         }
     }
 
-    /// The SQL and arguments of a fetch (or of its count).
+    /// The SQL and arguments of a fetch (or of its count) on `db`.
+    ///
+    /// - Throws: ``CoreStackError/sqlite(path:message:)`` for a predicate's string or blob longer
+    ///   than `db` can bind (see `SQLiteRawBinding.arguments(_:in:)`), before GRDB binds it.
     func selectSQL(
-        _ request: StoreFetchRequest, countOnly: Bool, columns selected: String? = nil, groupBy: [String]? = nil
+        _ db: Database, _ request: StoreFetchRequest, countOnly: Bool, columns selected: String? = nil, groupBy: [String]? = nil
     ) throws -> (String, [DatabaseValue]) {
         let mapping = try schema.mapping(for: request.entity)
         guard let plan = tablePlans[mapping.table] else { throw CoreStackError.unknownEntity(request.entity.name) }
@@ -308,6 +311,7 @@ extension SQLiteStore {
             arguments.append(request.fetchOffset.databaseValue)
         }
         if countOnly { sql = "SELECT COUNT(*) FROM (\(sql))" }
+        try SQLiteRawBinding.checkLengths(compiler.arguments, in: db)
         return (sql, arguments)
     }
 
@@ -485,7 +489,7 @@ extension SQLiteStore {
         chunks body: (_ rows: inout [StoreRow], _ toMany: [ManagedObjectID: [Int: [ManagedObjectID]]]) throws -> Void
     ) throws {
         try withStreamingConnection { db in
-            let (sql, arguments) = try selectSQL(request, countOnly: false)
+            let (sql, arguments) = try selectSQL(db, request, countOnly: false)
             // Not the cached statement: the to-many queries below run while this one steps, and
             // a nested fetch of the same request must not reuse it.
             let statement = try db.makeStatement(sql: sql)

@@ -15,7 +15,8 @@ extension SQLiteStore {
             if db.changesCount == 0 {
                 try db.execute(
                     sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, ?)",
-                    arguments: [root.number, root.entity.name, count])
+                    arguments: SQLiteRawBinding.arguments(
+                        [root.number.databaseValue, root.entity.name.databaseValue, count.databaseValue], in: db))
             }
             let max = try Self.primaryKeyMax(db, entityNumber: root.number, path: path) ?? Int64(count)
             guard max >= Int64(count), max < Int64.max - Int64(count) else {

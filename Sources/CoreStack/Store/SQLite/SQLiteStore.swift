@@ -342,13 +342,14 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                             for row in schema.primaryKeyRows {
                                 try db.execute(
                                     sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                                    arguments: [row.number, row.name, row.superNumber])
+                                    arguments: SQLiteRawBinding.arguments(
+                                        [row.number.databaseValue, row.name.databaseValue, row.superNumber.databaseValue], in: db))
                             }
                             try db.execute(
                                 sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                                arguments: [uuid, plist])
+                                arguments: SQLiteRawBinding.arguments([uuid.databaseValue, plist.databaseValue], in: db))
                             try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-                            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [modelCache])
+                            try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: SQLiteRawBinding.arguments([modelCache.databaseValue], in: db))
                             return .commit
                         }
                     }
