@@ -120,6 +120,10 @@ extension SQLiteStore {
 
             // One plan and statement lookup per run of rows of one entity, not per row: the
             // lookup hashes, and each row is read in place (a copy of a change retains its arrays).
+            // The order keys of members of ordered to-manys kept by foreign keys: a member inserted
+            // in this save gets its key in its INSERT (and is taken out of this table); the rest
+            // are written by the to-many writes below, one UPDATE each.
+            var orderKeys = try pendingOrderKeys(request)
             var inserters: [ObjectIdentifier: RowWriter] = [:]
             var lastInserter: RowWriter?
             for i in request.inserted.indices {
@@ -130,7 +134,27 @@ extension SQLiteStore {
                 SQLiteRawBinding.bind(h, 1, pk)
                 SQLiteRawBinding.bind(h, 2, Int64(writer.plan.mapping.number))
                 SQLiteRawBinding.bind(h, 3, version)
-                _ = try bindColumns(request.inserted[i], plan: writer.plan, to: h, from: 4)
+                var p = try bindColumns(request.inserted[i], plan: writer.plan, to: h, from: 4)
+                let columns = writer.plan.insertedOrderColumns
+                if !columns.isEmpty {
+                    // Every order column bound, NULL when no ordered relationship holds the row
+                    // (the statement is cached: an unbound parameter would keep the last row's key).
+                    // Keys this insert cannot write all of stay for the UPDATEs.
+                    let id = request.inserted[i].objectID
+                    var keys: [(column: String, key: Int64)]?
+                    if let pending = orderKeys[id], pending.allSatisfy({ k in columns.contains(k.column) }) {
+                        keys = pending
+                        orderKeys[id] = nil
+                    }
+                    for column in columns {
+                        if let k = keys?.first(where: { $0.column == column })?.key {
+                            SQLiteRawBinding.bind(h, p, k)
+                        } else {
+                            SQLiteRawBinding.bindNull(h, p)
+                        }
+                        p += 1
+                    }
+                }
                 try SQLiteRawBinding.step(writer.statement, in: db)
                 writer.maxKey = max(writer.maxKey, pk)
             }
@@ -157,7 +181,7 @@ extension SQLiteStore {
             // By index, without concatenating: a copy of each change retains its arrays.
             for changes in [request.inserted, request.updated] {
                 for i in changes.indices where !changes[i].toMany.isEmpty {
-                    try writeToMany(db, changes[i])
+                    try writeToMany(db, changes[i], orderKeysLeft: orderKeys)
                 }
             }
 
@@ -193,8 +217,30 @@ extension SQLiteStore {
         }
     }
 
-    /// Writes the to-many changes of one inserted or updated row.
-    private func writeToMany(_ db: Database, _ change: StoreRowChange) throws {
+    /// The order key each member of an ordered to-many kept by foreign keys gets in this save,
+    /// by member and order column (a batch insert's destination-key writes excepted: they write
+    /// their own).
+    private func pendingOrderKeys(_ request: StoreSaveRequest) throws -> [ManagedObjectID: [(column: String, key: Int64)]] {
+        var keys: [ManagedObjectID: [(column: String, key: Int64)]] = [:]
+        for changes in [request.inserted, request.updated] {
+            for i in changes.indices where !changes[i].toMany.isEmpty {
+                let plan = try plan(for: changes[i].objectID)
+                for toMany in changes[i].toMany where !toMany.writesDestinationKeys {
+                    guard toMany.slot >= 0, toMany.slot < plan.mapping.toMany.count,
+                        case let .foreignKey(_, _, orderColumn?) = plan.mapping.toMany[toMany.slot]
+                    else { continue }
+                    for (n, dest) in toMany.current.enumerated() {
+                        keys[dest, default: []].append((orderColumn, Int64(n + 1) * Self.orderKeyStep))
+                    }
+                }
+            }
+        }
+        return keys
+    }
+
+    /// Writes the to-many changes of one inserted or updated row; order keys already written
+    /// with an inserted member's row (those not in `orderKeysLeft`) are not written again.
+    private func writeToMany(_ db: Database, _ change: StoreRowChange, orderKeysLeft: [ManagedObjectID: [(column: String, key: Int64)]]) throws {
         let plan = try plan(for: change.objectID)
         let pk = try key(change.objectID)
         for toMany in change.toMany {
@@ -205,7 +251,7 @@ extension SQLiteStore {
                 try writeDestinationKeys(db, table: table, column: column, orderColumn: orderColumn, source: change.objectID, change: toMany)
                 continue
             }
-            try writeToMany(db, mapping: mapping, source: pk, change: toMany)
+            try writeToMany(db, mapping: mapping, source: pk, change: toMany, orderKeysLeft: orderKeysLeft)
         }
     }
 
@@ -245,14 +291,20 @@ extension SQLiteStore {
     // Each row of a to-many write binds its integers straight onto the statement (as the row
     // writes above do): through GRDB's `execute(arguments:)`, building the arguments cost more
     // than SQLite's own work for a join-table row (W7a: ~6 % of a save in `StatementArguments`).
-    private func writeToMany(_ db: Database, mapping: SQLiteSchema.ToManyMapping, source: Int64, change: ToManyChange) throws {
+    private func writeToMany(
+        _ db: Database, mapping: SQLiteSchema.ToManyMapping, source: Int64, change: ToManyChange,
+        orderKeysLeft: [ManagedObjectID: [(column: String, key: Int64)]]
+    ) throws {
         switch mapping {
         case let .foreignKey(table, _, orderColumn):
-            // The foreign keys arrive as the destinations' own row changes; only order keys are ours.
+            // The foreign keys arrive as the destinations' own row changes; only order keys are
+            // ours, and those of members inserted in this save went in with their rows.
             guard let orderColumn else { return }
-            let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
-            for (i, dest) in change.current.enumerated() {
-                try step(statement, in: db, Int64(i + 1) * Self.orderKeyStep, try key(dest))
+            var statement: Statement?
+            for (i, dest) in change.current.enumerated() where orderKeysLeft[dest] != nil {
+                let update = try statement ?? db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE Z_PK = ?")
+                statement = update
+                try step(update, in: db, Int64(i + 1) * Self.orderKeyStep, try key(dest))
             }
         case let .join(index, src, dst, orderColumn):
             let table = schema.joinTables[index].table.name

@@ -127,6 +127,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         /// Attribute slots and to-one slots in the order of the insert/update columns.
         let writtenAttributes: [(slot: Int, type: AttributeType)]
         let writtenToOnes: [(slot: Int, hasEntityColumn: Bool)]
+        /// The order-key columns an insert writes after the others (see ``SQLiteStore/save(_:)``).
+        let insertedOrderColumns: [String]
         /// The store number of the entity's root (whose `Z_MAX` covers its keys).
         let rootNumber: Int
 
@@ -134,7 +136,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             entity: EntityDescription, mapping: SQLiteSchema.EntityMapping, attributeIndex: [Int?],
             toOneIndex: [(key: Int, entity: Int?)?], insertSQL: String, updateSQL: String,
             writtenAttributes: [(slot: Int, type: AttributeType)], writtenToOnes: [(slot: Int, hasEntityColumn: Bool)],
-            rootNumber: Int
+            insertedOrderColumns: [String] = [], rootNumber: Int
         ) {
             self.entity = entity
             self.mapping = mapping
@@ -145,6 +147,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             self.updateSQL = updateSQL
             self.writtenAttributes = writtenAttributes
             self.writtenToOnes = writtenToOnes
+            self.insertedOrderColumns = insertedOrderColumns
             self.rootNumber = rootNumber
         }
     }
@@ -421,8 +424,21 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 if let ec = t.entityColumn { columns.append(ec) }
                 toOnes.append((slot, t.entityColumn != nil))
             }
-            let insert = "INSERT INTO \(m.table) (" + (["Z_PK", "Z_ENT", "Z_OPT"] + columns).joined(separator: ", ")
-                + ") VALUES (" + Array(repeating: "?", count: columns.count + 3).joined(separator: ", ") + ")"
+            // The order keys (`Z_FOK_…`) of this entity's place in ordered to-manys kept by its
+            // foreign keys: an insert writes them with the row (an update leaves them to the
+            // to-many writes).
+            var orderColumns: [String] = []
+            for (slot, t) in m.toOne.enumerated() {
+                guard let t, slot < e.inverseSlots.count, let inverse = e.inverseSlots[slot],
+                    let dm = try? schema.mapping(for: e.destinations[slot]), inverse < dm.toMany.count,
+                    case let .foreignKey(table, column, orderColumn?) = dm.toMany[inverse],
+                    table == m.table, column == t.column, !orderColumns.contains(orderColumn)
+                else { continue }
+                orderColumns.append(orderColumn)
+            }
+            let inserted = ["Z_PK", "Z_ENT", "Z_OPT"] + columns + orderColumns
+            let insert = "INSERT INTO \(m.table) (" + inserted.joined(separator: ", ")
+                + ") VALUES (" + SQLiteRawBinding.placeholders(inserted.count) + ")"
             let update = "UPDATE \(m.table) SET " + (columns + ["Z_OPT"]).map { "\($0) = ?" }.joined(separator: ", ")
                 + " WHERE Z_PK = ? AND Z_OPT = ?"
             entityPlans[m.number] = EntityPlan(
@@ -432,6 +448,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                     t.flatMap { t in tp.index[t.column].map { (key: $0, entity: t.entityColumn.flatMap { tp.index[$0] }) } }
                 },
                 insertSQL: insert, updateSQL: update, writtenAttributes: attrs, writtenToOnes: toOnes,
+                insertedOrderColumns: orderColumns,
                 rootNumber: (try? schema.mapping(for: e.rootEntity))?.number ?? m.number)
         }
         return (tablePlans, entityPlans)
