@@ -221,8 +221,7 @@ extension ManagedObjectContext {
                 case .fault: toOne.append(nil)
                 case let .toMany(set):
                     toOne.append(nil)
-                    let r = o.entity.allRelationships[slot]
-                    if r.isTransient { continue }
+                    if o.entity.allRelationships[slot].isTransient { continue }
                     let old = o.committedToMany[slot] ?? []
                     if old == set { continue }
                     let current = set.map { c.canonicalID($0) }

@@ -153,9 +153,10 @@ extension ManagedObject {
     /// Replaces the destinations of a to-many relationship (in the given order when ordered).
     public func setObjects(_ objects: [ManagedObject], forKey key: String) throws {
         let slot = try entity.relationshipSlot(key)
-        let r = entity.allRelationships[slot]
-        guard r.isToMany else {
-            throw CoreStackError.typeMismatch(entity: entity.name, key: key, expected: r.destinationEntityName, got: "a collection")
+        let relationships = entity.allRelationships  // read in place, not copied
+        guard relationships[slot].isToMany else {
+            throw CoreStackError.typeMismatch(
+                entity: entity.name, key: key, expected: relationships[slot].destinationEntityName, got: "a collection")
         }
         for o in objects { try checkDestination(o, slot: slot) }
         let ctx = try context()
@@ -168,10 +169,10 @@ extension ManagedObject {
         for o in objects where !oldSet.contains(o.objectID) {
             try ctx.link(self, slot: slot, to: o)
         }
-        if r.isOrdered, case let .toMany(now) = relations[slot], Array(now) != Array(newIDs) {
+        if relationships[slot].isOrdered, case let .toMany(now) = relations[slot], Array(now) != Array(newIDs) {
             ctx.noteWillChange(self, relationshipSlot: slot)
             relations[slot] = .toMany(newIDs)
-            ctx.objectDidChange(self, transientOnly: r.isTransient)
+            ctx.objectDidChange(self, transientOnly: relationships[slot].isTransient)
         }
     }
 
