@@ -179,9 +179,10 @@ extension SQLiteStore {
             }
 
             // By index, without concatenating: a copy of each change retains its arrays.
+            var joinRows = Set<JoinRow>()
             for changes in [request.inserted, request.updated] {
                 for i in changes.indices where !changes[i].toMany.isEmpty {
-                    try writeToMany(db, changes[i], orderKeysLeft: orderKeys)
+                    try writeToMany(db, changes[i], orderKeysLeft: orderKeys, joinRows: &joinRows)
                 }
             }
 
@@ -240,7 +241,10 @@ extension SQLiteStore {
 
     /// Writes the to-many changes of one inserted or updated row; order keys already written
     /// with an inserted member's row (those not in `orderKeysLeft`) are not written again.
-    private func writeToMany(_ db: Database, _ change: StoreRowChange, orderKeysLeft: [ManagedObjectID: [(column: String, key: Int64)]]) throws {
+    private func writeToMany(
+        _ db: Database, _ change: StoreRowChange, orderKeysLeft: [ManagedObjectID: [(column: String, key: Int64)]],
+        joinRows: inout Set<JoinRow>
+    ) throws {
         let plan = try plan(for: change.objectID)
         let pk = try key(change.objectID)
         for toMany in change.toMany {
@@ -251,7 +255,7 @@ extension SQLiteStore {
                 try writeDestinationKeys(db, table: table, column: column, orderColumn: orderColumn, source: change.objectID, change: toMany)
                 continue
             }
-            try writeToMany(db, mapping: mapping, source: pk, change: toMany, orderKeysLeft: orderKeysLeft)
+            try writeToMany(db, mapping: mapping, source: pk, change: toMany, orderKeysLeft: orderKeysLeft, joinRows: &joinRows)
         }
     }
 
@@ -293,7 +297,7 @@ extension SQLiteStore {
     // than SQLite's own work for a join-table row (W7a: ~6 % of a save in `StatementArguments`).
     private func writeToMany(
         _ db: Database, mapping: SQLiteSchema.ToManyMapping, source: Int64, change: ToManyChange,
-        orderKeysLeft: [ManagedObjectID: [(column: String, key: Int64)]]
+        orderKeysLeft: [ManagedObjectID: [(column: String, key: Int64)]], joinRows: inout Set<JoinRow>
     ) throws {
         switch mapping {
         case let .foreignKey(table, _, orderColumn):
@@ -313,8 +317,18 @@ extension SQLiteStore {
                 for dest in change.removed { try step(statement, in: db, source, try key(dest)) }
             }
             if !change.added.isEmpty {
-                let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(src), \(dst)) VALUES (?, ?)")
-                for dest in change.added { try step(statement, in: db, source, try key(dest)) }
+                // A link of a many-to-many arrives from both ends (each object's change lists the
+                // other): the row is inserted once, the second end's INSERT OR IGNORE skipped.
+                let sourceFirst = src < dst
+                var statement: Statement?
+                for dest in change.added {
+                    let d = try key(dest)
+                    guard joinRows.insert(JoinRow(table: index, first: sourceFirst ? source : d, second: sourceFirst ? d : source)).inserted
+                    else { continue }
+                    let insert = try statement ?? db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(src), \(dst)) VALUES (?, ?)")
+                    statement = insert
+                    try step(insert, in: db, source, d)
+                }
             }
             if let orderColumn {
                 let statement = try db.cachedStatement(sql: "UPDATE \(table) SET \(orderColumn) = ? WHERE \(src) = ? AND \(dst) = ?")
@@ -331,6 +345,14 @@ extension SQLiteStore {
         for (i, v) in values.enumerated() { SQLiteRawBinding.bind(h, Int32(i + 1), v) }
         try SQLiteRawBinding.step(statement, in: db)
     }
+}
+
+/// A join-table row a save has written: the table's index and the keys in its two columns, in
+/// the columns' name order (so both ends of a link name the same row).
+struct JoinRow: Hashable {
+    let table: Int
+    let first: Int64
+    let second: Int64
 }
 
 /// The plan and statement a save writes one entity's rows with, and the largest key it wrote.
