@@ -434,7 +434,7 @@ extension ManagedObjectContext {
     /// Fires many faults in one trip to the parent or store.
     func fireFaults(_ objects: [ManagedObject]) throws {
         // Each fault's row read once, even when `objects` names an object more than once.
-        var seen = Set<ObjectIdentifier>()
+        var seen = Set<ObjectIdentifier>(minimumCapacity: objects.count)
         let ids = objects.compactMap { $0.isFault && seen.insert(ObjectIdentifier($0)).inserted ? $0.objectID : nil }
         guard !ids.isEmpty else { return }
         let states = try snapshots(for: ids)
