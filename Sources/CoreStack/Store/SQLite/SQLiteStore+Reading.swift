@@ -473,6 +473,15 @@ extension SQLiteStore {
                 while start < keys.count {
                     let chunk = keys[start..<min(start + Self.batchSize, keys.count)]
                     start += Self.batchSize
+                    if chunk.count > 1, Self.isRun(chunk) {
+                        // Consecutive keys (a batch of a fetch in key order): one range, no list
+                        // of keys for SQLite to bind and sort into a temporary index.
+                        let statement = try db.cachedStatement(sql: plan.selectByKeyRange)
+                        try SQLiteRawBinding.forEachRow(statement, keys: [chunk.first ?? 0, chunk.last ?? 0], in: db) { h in
+                            try decoder.decode(h, appendingTo: &result)
+                        }
+                        continue
+                    }
                     let sql = chunk.count == 1 ? plan.selectByKey : plan.selectByKeys + SQLiteRawBinding.placeholders(chunk.count) + ")"
                     let statement = try db.cachedStatement(sql: sql)
                     try SQLiteRawBinding.forEachRow(statement, keys: chunk, in: db) { h in
@@ -482,6 +491,17 @@ extension SQLiteStore {
             }
             return result
         }
+    }
+
+    /// Whether `keys` counts up by one from its first to its last (so `BETWEEN first AND last`
+    /// selects exactly those keys).
+    static func isRun(_ keys: ArraySlice<Int64>) -> Bool {
+        guard var previous = keys.first else { return false }
+        for k in keys.dropFirst() {
+            guard previous < Int64.max, k == previous + 1 else { return false }
+            previous = k
+        }
+        return true
     }
 
     /// The to-many destinations of each object for one relationship slot: from the inverse foreign key or the join table, in `Z_FOK_` order for ordered relationships.
