@@ -437,6 +437,17 @@ extension ManagedObjectContext {
         var seen = Set<ObjectIdentifier>(minimumCapacity: objects.count)
         let ids = objects.compactMap { $0.isFault && seen.insert(ObjectIdentifier($0)).inserted ? $0.objectID : nil }
         guard !ids.isEmpty else { return }
+        if parent == nil {
+            // The coordinator's rows as they come: no second dictionary of states with empty
+            // to-many tables (what ``snapshots(for:)`` makes for a root context).
+            let rows = try persistentStoreCoordinator.snapshots(for: ids)
+            for o in objects where o.isFault {
+                guard let row = rows[o.objectID] else { continue }
+                o.materialize(from: row)
+                o.awakeFromFetch()
+            }
+            return
+        }
         let states = try snapshots(for: ids)
         for o in objects where o.isFault {
             guard let s = states[o.objectID] else { continue }
