@@ -441,9 +441,18 @@ extension ManagedObjectContext {
             // The coordinator's rows as they come: no second dictionary of states with empty
             // to-many tables (what ``snapshots(for:)`` makes for a root context).
             let rows = try persistentStoreCoordinator.snapshots(for: ids)
+            // The entity's relationships read once per run of objects of one entity, not per
+            // object (a run-time access check each: a `var` of a public class).
+            var runEntity: EntityDescription?
+            var relationships: [RelationshipDescription] = []
             for o in objects where o.isFault {
                 guard let row = rows[o.objectID] else { continue }
-                o.materialize(from: row)
+                if o.entity !== runEntity {
+                    runEntity = o.entity
+                    relationships = o.entity.allRelationships
+                }
+                var values = row.values
+                o.materialize(from: row, sharedValues: &values, relationships: relationships)
                 o.awakeFromFetch()
             }
             return
