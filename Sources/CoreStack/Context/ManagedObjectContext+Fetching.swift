@@ -434,9 +434,29 @@ extension ManagedObjectContext {
     /// Fires many faults in one trip to the parent or store.
     func fireFaults(_ objects: [ManagedObject]) throws {
         // Each fault's row read once, even when `objects` names an object more than once.
-        var seen = Set<ObjectIdentifier>()
+        var seen = Set<ObjectIdentifier>(minimumCapacity: objects.count)
         let ids = objects.compactMap { $0.isFault && seen.insert(ObjectIdentifier($0)).inserted ? $0.objectID : nil }
         guard !ids.isEmpty else { return }
+        if parent == nil {
+            // The coordinator's rows as they come: no second dictionary of states with empty
+            // to-many tables (what ``snapshots(for:)`` makes for a root context).
+            let rows = try persistentStoreCoordinator.snapshots(for: ids)
+            // The entity's relationships read once per run of objects of one entity, not per
+            // object (a run-time access check each: a `var` of a public class).
+            var runEntity: EntityDescription?
+            var relationships: [RelationshipDescription] = []
+            for o in objects where o.isFault {
+                guard let row = rows[o.objectID] else { continue }
+                if o.entity !== runEntity {
+                    runEntity = o.entity
+                    relationships = o.entity.allRelationships
+                }
+                var values = row.values
+                o.materialize(from: row, sharedValues: &values, relationships: relationships)
+                o.awakeFromFetch()
+            }
+            return
+        }
         let states = try snapshots(for: ids)
         for o in objects where o.isFault {
             guard let s = states[o.objectID] else { continue }

@@ -459,6 +459,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Snapshots from the row cache, reading the missing ones from the store in one go.
     func snapshots(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: RowSnapshot] {
         var out: [ManagedObjectID: RowSnapshot] = [:]
+        // One allocation for a batch's rows, not a dozen rehashing regrowths (W3: 3 % of its instructions).
+        out.reserveCapacity(ids.count)
         var missing: [ManagedObjectID] = []
         lock.lock()
         for id in ids {

@@ -439,27 +439,49 @@ extension SQLiteStore {
                 return result
             }
         }
-        var byTable: [String: [Int64]] = [:]
-        var tables: [String] = []
+        // The keys grouped by table, tables in order of first appearance. The table is looked up
+        // when the entity changes from the previous ID's, not per ID (a batch is one entity).
+        var groups: [(table: String, keys: [Int64])] = []
+        var groupOfTable: [String: Int] = [:]
+        var lastEntity: EntityDescription?
+        var group = 0
         for id in ids {
             guard let pk = id.primaryKey else { continue }
-            let mapping = try schema.mapping(for: id.entity)
-            if byTable[mapping.table] == nil { tables.append(mapping.table) }
-            byTable[mapping.table, default: []].append(pk)
+            if id.entity !== lastEntity {
+                let table = try schema.mapping(for: id.entity).table
+                if let g = groupOfTable[table] {
+                    group = g
+                } else {
+                    group = groups.count
+                    groupOfTable[table] = group
+                    groups.append((table, []))
+                }
+                lastEntity = id.entity
+            }
+            groups[group].keys.append(pk)
         }
         // One table and one chunk is one statement: no transaction needed around it.
-        let single = tables.count == 1 && (byTable[tables[0]]?.count ?? 0) <= Self.batchSize
+        let single = groups.count == 1 && groups[0].keys.count <= Self.batchSize
         func run<T>(_ body: (Database) throws -> T) throws -> T { try single ? readStatement(body) : read(body) }
         return try run { db in
             var decoder = RowDecoder(store: self)
             var result: [StoreRow] = []
-            for table in tables {
-                guard let plan = tablePlans[table], let keys = byTable[table] else { continue }
+            for (table, keys) in groups {
+                guard let plan = tablePlans[table] else { continue }
                 decoder.table = table
                 var start = 0
                 while start < keys.count {
                     let chunk = keys[start..<min(start + Self.batchSize, keys.count)]
                     start += Self.batchSize
+                    if chunk.count > 1, Self.isRun(chunk) {
+                        // Consecutive keys (a batch of a fetch in key order): one range, no list
+                        // of keys for SQLite to bind and sort into a temporary index.
+                        let statement = try db.cachedStatement(sql: plan.selectByKeyRange)
+                        try SQLiteRawBinding.forEachRow(statement, keys: [chunk.first ?? 0, chunk.last ?? 0], in: db) { h in
+                            try decoder.decode(h, appendingTo: &result)
+                        }
+                        continue
+                    }
                     let sql = chunk.count == 1 ? plan.selectByKey : plan.selectByKeys + SQLiteRawBinding.placeholders(chunk.count) + ")"
                     let statement = try db.cachedStatement(sql: sql)
                     try SQLiteRawBinding.forEachRow(statement, keys: chunk, in: db) { h in
@@ -469,6 +491,17 @@ extension SQLiteStore {
             }
             return result
         }
+    }
+
+    /// Whether `keys` counts up by one from its first to its last (so `BETWEEN first AND last`
+    /// selects exactly those keys).
+    static func isRun(_ keys: ArraySlice<Int64>) -> Bool {
+        guard var previous = keys.first else { return false }
+        for k in keys.dropFirst() {
+            guard previous < Int64.max, k == previous + 1 else { return false }
+            previous = k
+        }
+        return true
     }
 
     /// The to-many destinations of each object for one relationship slot: from the inverse foreign key or the join table, in `Z_FOK_` order for ordered relationships.

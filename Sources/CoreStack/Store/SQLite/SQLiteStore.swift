@@ -107,6 +107,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var selectByKeys: String
         /// The read of one row by key (`… IN (?)`), made once: a fault of one object builds no SQL.
         var selectByKey: String
+        /// The read of a run of consecutive keys (`… BETWEEN ? AND ?`), made once.
+        var selectByKeyRange: String
     }
 
     /// Where one entity's values sit in a read row and how they are written.
@@ -405,7 +407,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             tablePlans[t.name] = TablePlan(
                 table: t.name, selectList: selectList,
                 index: Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1, $0) }),
-                selectByKeys: byKeys, selectByKey: byKeys + "?)")
+                selectByKeys: byKeys, selectByKey: byKeys + "?)",
+                selectByKeyRange: "SELECT \(selectList) FROM \(t.name) t0 WHERE t0.Z_PK BETWEEN ? AND ?")
         }
         var entityPlans: [Int: EntityPlan] = [:]
         for e in schema.model.entities {
