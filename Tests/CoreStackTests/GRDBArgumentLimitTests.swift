@@ -15,6 +15,19 @@ import Testing
 @Suite struct GRDBArgumentLimitTests {
     static let big = String(repeating: "x", count: 200)
 
+    /// A stack on a new SQLite library store whose connection's length limit is lowered.
+    static func limitedStack() throws -> (TestStack, URL) {
+        let url = try Fixtures.temporaryFolder().appendingPathComponent("Library.sqlite")
+        var opened: SQLiteStore?
+        let stack = try TestStack(model: try LibraryStore.model()) { model in
+            let s = try SQLiteStore(url: url, model: model)
+            opened = s
+            return s
+        }
+        lowerLimit(try #require(opened))
+        return (stack, url)
+    }
+
     /// Lowers the length limit of the store's connection to `limit` bytes (100 by default).
     static func lowerLimit(_ store: SQLiteStore, to limit: Int32 = 100) {
         store.dbQueue.inDatabase { db in _ = sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_LENGTH, limit) }
@@ -75,15 +88,7 @@ import Testing
 
     @Test("a batch insert of a value longer than the limit throws and inserts nothing (it is written as a save is)")
     func batchInsertValue() throws {
-        let url = try Fixtures.temporaryFolder().appendingPathComponent("Library.sqlite")
-        var opened: SQLiteStore?
-        let stack = try TestStack(model: try LibraryStore.model()) { model in
-            let s = try SQLiteStore(url: url, model: model)
-            opened = s
-            return s
-        }
-        let store = try #require(opened)
-        Self.lowerLimit(store)
+        let (stack, url) = try Self.limitedStack()
         try stack.context.performAndWait {
             let request = BatchInsertRequest(entityName: "Book", objects: [["title": "Dune"], ["title": .string(Self.big)]])
             #expect(performing: { _ = try stack.context.execute(request) }, throws: Self.isTooBig)
@@ -95,15 +100,7 @@ import Testing
 
     @Test("a save whose uniqueness-constraint look-up holds a value longer than the limit throws and saves nothing")
     func constraintLookUp() throws {
-        let url = try Fixtures.temporaryFolder().appendingPathComponent("Library.sqlite")
-        var opened: SQLiteStore?
-        let stack = try TestStack(model: try LibraryStore.model()) { model in
-            let s = try SQLiteStore(url: url, model: model)
-            opened = s
-            return s
-        }
-        let store = try #require(opened)
-        Self.lowerLimit(store)
+        let (stack, url) = try Self.limitedStack()
         try stack.context.performAndWait {
             let author = try stack.context.insertObject(forEntityName: "Author")
             try author.setValue(Self.big, forKey: "name")
