@@ -349,7 +349,7 @@ extension SQLiteStore {
 
 /// A join-table row a save has written: the table's index and the keys in its two columns, in
 /// the columns' name order (so both ends of a link name the same row).
-struct JoinRow: Hashable {
+private struct JoinRow: Hashable {
     let table: Int
     let first: Int64
     let second: Int64
