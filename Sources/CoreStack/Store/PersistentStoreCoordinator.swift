@@ -462,10 +462,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         // One allocation for a batch's rows, not a dozen rehashing regrowths (W3: 3 % of its instructions).
         out.reserveCapacity(ids.count)
         var missing: [ManagedObjectID] = []
+        // Temporary IDs a save has promoted, by the permanent ID their row is read under: the
+        // answer is filed under the ID asked for, as a cached row is.
+        var askedAs: [ManagedObjectID: ManagedObjectID] = [:]
         lock.lock()
         for id in ids {
             let c = permanentIDs[id] ?? id
-            if let s = cachedRow(c) { out[id] = s } else if !c.isTemporaryID { missing.append(c) }
+            if let s = cachedRow(c) {
+                out[id] = s
+            } else if !c.isTemporaryID {
+                missing.append(c)
+                if c != id { askedAs[c] = id }
+            }
         }
         let readGeneration = generation
         let hook = afterStoreReadHook
@@ -476,7 +484,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.lock()
         let changed = readGeneration != generation
         // A later version a save cached meanwhile is the one handed out too.
-        for r in rows { out[r.objectID] = cacheReadRow(r.snapshot, for: r.objectID, changed: changed) ?? r.snapshot }
+        for r in rows {
+            let snapshot = cacheReadRow(r.snapshot, for: r.objectID, changed: changed) ?? r.snapshot
+            out[r.objectID] = snapshot
+            if !askedAs.isEmpty, let asked = askedAs[r.objectID] { out[asked] = snapshot }
+        }
         lock.unlock()
         return out
     }
