@@ -241,12 +241,17 @@ enum SQLiteRawBinding {
         }
         sqlite3_reset(h)
         sqlite3_clear_bindings(h)
-        var i: Int32 = 1
-        for key in keys {
-            sqlite3_bind_int64(h, i, key)
+        bind(h, from: 1, keys)
+        try stepRows(statement, h, in: db, body)
+    }
+
+    /// Binds `values` as parameters `start`, `start + 1`, … of `h`.
+    static func bind(_ h: SQLiteStatement, from start: Int32, _ values: some Sequence<Int64>) {
+        var i = start
+        for v in values {
+            sqlite3_bind_int64(h, i, v)
             i += 1
         }
-        try stepRows(statement, h, in: db, body)
     }
 
     /// Binds `arguments`, then calls `body` for each row of `statement`.

@@ -28,7 +28,7 @@ extension SQLiteStore {
             // The rows are chosen and changed in the same transaction.
             let ids = try objectIDs(db, request)
             try forEachChunk(ids.compactMap(\.primaryKey)) { keys in
-                let sql = "UPDATE \(mapping.table) SET \(sets.joined(separator: ", ")) WHERE Z_PK IN (\(placeholders(keys.count)))"
+                let sql = "UPDATE \(mapping.table) SET \(sets.joined(separator: ", ")) WHERE Z_PK IN (\(SQLiteRawBinding.placeholders(keys.count)))"
                 let statement = try db.cachedStatement(sql: sql)
                 let h = statement.sqliteStatement
                 var i: Int32 = 1
@@ -36,10 +36,7 @@ extension SQLiteStore {
                     try SQLiteRawBinding.bind(h, i, value, type: type)
                     i += 1
                 }
-                for key in keys {
-                    SQLiteRawBinding.bind(h, i, key)
-                    i += 1
-                }
+                SQLiteRawBinding.bind(h, from: i, keys)
                 try SQLiteRawBinding.step(statement, in: db)
             }
             return ids
@@ -67,7 +64,7 @@ extension SQLiteStore {
                 }
             }
             try forEachChunk(ids.compactMap(\.primaryKey)) { keys in
-                try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK IN (\(placeholders(keys.count)))", arguments: StatementArguments(keys))
+                try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK IN (\(SQLiteRawBinding.placeholders(keys.count)))", arguments: StatementArguments(keys))
             }
             let deleted = Set(ids)
             return SavedObjectIDs(updated: updated.subtracting(deleted), deleted: deleted)
@@ -115,7 +112,7 @@ extension SQLiteStore {
         // The file's values, checked: a Z_ENT of another type is a damaged store, not a trap.
         let decoder = StoreFileDecoder(path: path, table: destMapping.table)
         try forEachChunk(keys) { chunk in
-            let sql = select.replacingOccurrences(of: "%@", with: placeholders(chunk.count))
+            let sql = select.replacingOccurrences(of: "%@", with: SQLiteRawBinding.placeholders(chunk.count))
             for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(chunk)) {
                 guard let pk = try decoder.integer(row, 0, column: "Z_PK", row: "?") else { continue }
                 guard let n = try decoder.integer(row, 1, column: "Z_ENT", row: "Z_PK = \(pk)") else { continue }
@@ -136,14 +133,13 @@ extension SQLiteStore {
         case .nullify:
             for statement in nullify {
                 try forEachChunk(keys) { chunk in
-                    try db.execute(sql: statement.replacingOccurrences(of: "%@", with: placeholders(chunk.count)), arguments: StatementArguments(chunk))
+                    try db.execute(sql: statement.replacingOccurrences(of: "%@", with: SQLiteRawBinding.placeholders(chunk.count)), arguments: StatementArguments(chunk))
                 }
             }
             return found
         }
     }
 
-    private func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
 
     private func forEachChunk(_ keys: [Int64], _ body: ([Int64]) throws -> Void) throws {
         var start = 0

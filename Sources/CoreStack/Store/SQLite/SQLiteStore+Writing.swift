@@ -341,8 +341,7 @@ extension SQLiteStore {
 
     /// Binds `values` as parameters 1… of `statement` and steps it once.
     private func step(_ statement: Statement, in db: Database, _ values: Int64...) throws {
-        let h = statement.sqliteStatement
-        for (i, v) in values.enumerated() { SQLiteRawBinding.bind(h, Int32(i + 1), v) }
+        SQLiteRawBinding.bind(statement.sqliteStatement, from: 1, values)
         try SQLiteRawBinding.step(statement, in: db)
     }
 }
