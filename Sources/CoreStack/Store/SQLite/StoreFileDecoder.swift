@@ -22,7 +22,22 @@ struct StoreFileDecoder {
     /// Column `index` of `row` as an integer; nil for NULL. A REAL holding a whole number counts
     /// (SQLite's own conversions can leave one); text, blobs and fractions do not.
     func integer(_ row: Row, _ index: Int, column: String, row rowLabel: @autoclosure () -> String) throws -> Int64? {
-        let value = try databaseValue(row, index, column: column, row: rowLabel())
+        try integer(try databaseValue(row, index, column: column, row: rowLabel()), column: column, row: rowLabel())
+    }
+
+    /// Column `index` of the statement's current row as an integer, with ``integer(_:_:column:row:)``'s
+    /// checks, read straight from the handle (for loops over many rows: no `Row` is made; an
+    /// integer, the usual case, is read without making a `DatabaseValue`).
+    func integer(_ h: SQLiteStatement, _ index: Int32, column: String, row rowLabel: @autoclosure () -> String) throws -> Int64? {
+        guard index >= 0, index < sqlite3_column_count(h) else {
+            throw corrupted(column, rowLabel(), "is missing (the row has \(sqlite3_column_count(h)) columns)")
+        }
+        if let v = sqlite3_column_value(h, index), sqlite3_value_type(v) == SQLITE_INTEGER { return sqlite3_value_int64(v) }
+        return try integer(DatabaseValue(sqliteStatement: h, index: index), column: column, row: rowLabel())
+    }
+
+    /// `value` as an integer: see ``integer(_:_:column:row:)``.
+    private func integer(_ value: DatabaseValue, column: String, row rowLabel: @autoclosure () -> String) throws -> Int64? {
         switch value.storage {
         case .null: return nil
         case let .int64(i): return i
@@ -31,30 +46,6 @@ struct StoreFileDecoder {
             throw corrupted(column, rowLabel(), "holds the real number \(d), not an integer")
         case let .string(s): throw corrupted(column, rowLabel(), "holds the text \(Self.quote(s)), not an integer")
         case let .blob(d): throw corrupted(column, rowLabel(), "holds a blob of \(d.count) bytes, not an integer")
-        }
-    }
-
-    /// Column `index` of the statement's current row as an integer, with ``integer(_:_:column:row:)``'s
-    /// checks, read straight from the handle (for loops over many rows: no `Row` is made).
-    func integer(_ h: SQLiteStatement, _ index: Int32, column: String, row rowLabel: @autoclosure () -> String) throws -> Int64? {
-        guard index >= 0, index < sqlite3_column_count(h) else {
-            throw corrupted(column, rowLabel(), "is missing (the row has \(sqlite3_column_count(h)) columns)")
-        }
-        guard let v = sqlite3_column_value(h, index) else { return nil }
-        switch sqlite3_value_type(v) {
-        case SQLITE_NULL:
-            return nil
-        case SQLITE_INTEGER:
-            return sqlite3_value_int64(v)
-        case SQLITE_FLOAT:
-            let d = sqlite3_value_double(v)
-            if d.isFinite, d == d.rounded(.towardZero), let i = Int64(exactly: d) { return i }
-            throw corrupted(column, rowLabel(), "holds the real number \(d), not an integer")
-        case SQLITE_TEXT:
-            let text = sqlite3_value_text(v).map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(sqlite3_value_bytes(v))), as: UTF8.self) } ?? ""
-            throw corrupted(column, rowLabel(), "holds the text \(Self.quote(text)), not an integer")
-        default:
-            throw corrupted(column, rowLabel(), "holds a blob of \(sqlite3_value_bytes(v)) bytes, not an integer")
         }
     }
 
