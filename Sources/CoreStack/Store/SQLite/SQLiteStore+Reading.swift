@@ -423,19 +423,17 @@ extension SQLiteStore {
         }
     }
 
-    /// The rows of these IDs, read in batches of `WHERE Z_PK IN (…)`.
+    /// The rows of these IDs, read a table at a time in queries of up to 500 keys (see `appendRows`).
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
         // One object's fault: its plan's ready-made statement, no grouping.
         if ids.count == 1, let pk = ids[0].primaryKey {
             let mapping = try schema.mapping(for: ids[0].entity)
-            guard let sql = tablePlans[mapping.table]?.selectByKey else { return [] }
+            guard let plan = tablePlans[mapping.table] else { return [] }
             return try readStatement { db in
                 var decoder = RowDecoder(store: self)
                 decoder.table = mapping.table
                 var result: [StoreRow] = []
-                try SQLiteRawBinding.forEachRow(try db.cachedStatement(sql: sql), keys: CollectionOfOne(pk), in: db) { h in
-                    try decoder.decode(h, appendingTo: &result)
-                }
+                try appendRows(db, keys: CollectionOfOne(pk), plan: plan, decoder: &decoder, to: &result)
                 return result
             }
         }
@@ -473,29 +471,39 @@ extension SQLiteStore {
                 while start < keys.count {
                     let chunk = keys[start..<min(start + Self.batchSize, keys.count)]
                     start += Self.batchSize
-                    if chunk.count > 1, Self.isRun(chunk) {
-                        // Consecutive keys (a batch of a fetch in key order): one range, no list
-                        // of keys for SQLite to bind and sort into a temporary index.
-                        let statement = try db.cachedStatement(sql: plan.selectByKeyRange)
-                        try SQLiteRawBinding.forEachRow(statement, keys: [chunk.first ?? 0, chunk.last ?? 0], in: db) { h in
-                            try decoder.decode(h, appendingTo: &result)
-                        }
-                        continue
-                    }
-                    let sql = chunk.count == 1 ? plan.selectByKey : plan.selectByKeys + SQLiteRawBinding.placeholders(chunk.count) + ")"
-                    let statement = try db.cachedStatement(sql: sql)
-                    try SQLiteRawBinding.forEachRow(statement, keys: chunk, in: db) { h in
-                        try decoder.decode(h, appendingTo: &result)
-                    }
+                    try appendRows(db, keys: chunk, plan: plan, decoder: &decoder, to: &result)
                 }
             }
             return result
         }
     }
 
+    /// Appends the rows of one table's `keys` (at most ``batchSize``) to `result`, in one query:
+    /// a run of consecutive keys (a batch of a fetch in key order) as one range, with no list of
+    /// keys for SQLite to bind and sort into a temporary index; one key with the plan's
+    /// ready-made statement (a fault of one object builds no SQL); else an `IN` list.
+    private func appendRows(
+        _ db: Database, keys: some BidirectionalCollection<Int64>, plan: TablePlan, decoder: inout RowDecoder,
+        to result: inout [StoreRow]
+    ) throws {
+        func read(_ statement: Statement, _ bound: some Collection<Int64>) throws {
+            try SQLiteRawBinding.forEachRow(statement, keys: bound, in: db) { h in
+                try decoder.decode(h, appendingTo: &result)
+            }
+        }
+        if keys.count > 1, Self.isRun(keys), let first = keys.first, let last = keys.last {
+            try read(try db.cachedStatement(sql: plan.selectByKeyRange), [first, last])
+        } else {
+            try read(
+                try db.cachedStatement(
+                    sql: keys.count == 1 ? plan.selectByKey : plan.selectByKeys + SQLiteRawBinding.placeholders(keys.count) + ")"),
+                keys)
+        }
+    }
+
     /// Whether `keys` counts up by one from its first to its last (so `BETWEEN first AND last`
     /// selects exactly those keys).
-    static func isRun(_ keys: ArraySlice<Int64>) -> Bool {
+    static func isRun(_ keys: some Collection<Int64>) -> Bool {
         guard var previous = keys.first else { return false }
         for k in keys.dropFirst() {
             guard previous < Int64.max, k == previous + 1 else { return false }

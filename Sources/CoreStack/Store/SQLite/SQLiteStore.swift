@@ -96,19 +96,32 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Records commits in the history tables; nil unless ``PersistentStoreOptions/persistentHistoryTracking`` and writable.
     let historyTracker: HistoryTracker?
 
-    /// The columns read for rows of one table.
-    struct TablePlan {
-        var table: String
+    /// The columns read for rows of one table, and the statements that read them by key.
+    ///
+    /// A class, as ``EntityPlan`` is: a look-up hands out one reference, not a copy of six
+    /// strings and a dictionary retained and released (a fault of one object looks one up).
+    final class TablePlan {
+        let table: String
         /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.…`
-        var selectList: String
-        var index: [String: Int]
+        let selectList: String
+        let index: [String: Int]
         /// `SELECT <selectList> FROM <table> t0 WHERE t0.Z_PK IN (`: a read by keys adds its
         /// placeholders and `)`.
-        var selectByKeys: String
+        let selectByKeys: String
         /// The read of one row by key (`… IN (?)`), made once: a fault of one object builds no SQL.
-        var selectByKey: String
+        let selectByKey: String
         /// The read of a run of consecutive keys (`… BETWEEN ? AND ?`), made once.
-        var selectByKeyRange: String
+        let selectByKeyRange: String
+
+        /// The plan of `table`, whose rows are read as `columns` (`Z_PK`, `Z_ENT`, `Z_OPT`, then the rest).
+        init(table: String, columns: [String]) {
+            self.table = table
+            selectList = columns.map { "t0.\($0)" }.joined(separator: ", ")
+            index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+            selectByKeys = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN ("
+            selectByKey = selectByKeys + "?)"
+            selectByKeyRange = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK BETWEEN ? AND ?"
+        }
     }
 
     /// Where one entity's values sit in a read row and how they are written.
@@ -401,14 +414,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var tablePlans: [String: TablePlan] = [:]
         for t in schema.entityTables {
             let names = t.columns.map(\.name).filter { !$0.hasPrefix("Z_FOK_") && !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) }
-            let all = ["Z_PK", "Z_ENT", "Z_OPT"] + names
-            let selectList = all.map { "t0.\($0)" }.joined(separator: ", ")
-            let byKeys = "SELECT \(selectList) FROM \(t.name) t0 WHERE t0.Z_PK IN ("
-            tablePlans[t.name] = TablePlan(
-                table: t.name, selectList: selectList,
-                index: Dictionary(uniqueKeysWithValues: all.enumerated().map { ($1, $0) }),
-                selectByKeys: byKeys, selectByKey: byKeys + "?)",
-                selectByKeyRange: "SELECT \(selectList) FROM \(t.name) t0 WHERE t0.Z_PK BETWEEN ? AND ?")
+            tablePlans[t.name] = TablePlan(table: t.name, columns: ["Z_PK", "Z_ENT", "Z_OPT"] + names)
         }
         var entityPlans: [Int: EntityPlan] = [:]
         for e in schema.model.entities {
