@@ -72,6 +72,13 @@ case "writer", "reader":
 case "opener":
     guard arguments.count == 3, let kind = Worker.Kind(rawValue: arguments[1]) else { usage() }
     roleMain { try Worker.opener(kind: kind, store: URL(fileURLWithPath: arguments[2])) }
+case "half-open":
+    // A process caught half way through opening a WAL-mode store, as SQLite opens one: it holds a
+    // SHARED lock on the store file (SQLite takes it before it looks at the -wal) and has the -shm
+    // open, not yet locked. Prints "ready", waits for standard input to close, then prints
+    // "kept" when its -shm is still the file at that path, or "deleted" when someone removed it.
+    guard arguments.count == 2 else { usage() }
+    exit(HalfOpen.run(store: arguments[1]))
 case "burn":
     // Keeps one core busy for the given seconds (or until killed), to widen races.
     guard arguments.count == 2, let seconds = Double(arguments[1]) else { usage() }

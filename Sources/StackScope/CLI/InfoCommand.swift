@@ -30,6 +30,9 @@ public struct StoreInfo: Sendable, Equatable {
     /// Where the model came from: `file X.xcdatamodeld version V2`, `demo model`,
     /// `stored in the store (Z_MODELCACHE)`, `inferred from the schema`.
     public var modelSource: String = ""
+    /// How the store's file is read (``SQLiteReadAccess/summary``: read-only connection, query-only,
+    /// immutable, snapshot copy); empty for a store that is not an SQLite file.
+    public var access: String = ""
     /// One-line notes about the choice of model (printed on standard error).
     public var warnings: [String] = []
     /// The model's entities with their object counts, in model order.
@@ -62,8 +65,9 @@ public enum InfoCommand {
         return StoreInfo(
             path: storePath, storeUUID: session.metadata.storeUUID, storeType: session.metadata.storeType,
             frameworkVersion: session.metadata.frameworkVersion, coreStackVersion: CoreStackVersion.string,
-            modelVersion: session.modelVersion, modelSource: session.modelSource, warnings: session.warnings,
-            entities: entities, schemas: session.model.entities.map(EntitySchema.init))
+            modelVersion: session.modelVersion, modelSource: session.modelSource,
+            access: (session.coordinator.persistentStore as? SQLiteStore)?.readAccess.summary ?? "",
+            warnings: session.warnings, entities: entities, schemas: session.model.entities.map(EntitySchema.init))
     }
 
     /// The command's output: JSON or text, ending with a newline; with `schema`, each entity's
@@ -85,6 +89,7 @@ public enum InfoCommand {
             ("coreStackVersion", .string(info.coreStackVersion)),
             ("modelVersion", .string(info.modelVersion)),
             ("model", .string(info.modelSource)),
+            ("access", .string(info.access)),
             (
                 "entities",
                 .array(
@@ -112,6 +117,9 @@ public enum InfoCommand {
             "Framework version: \(info.frameworkVersion.map(String.init) ?? "unknown") (read by CoreStack \(info.coreStackVersion))",
             "Model version:     \(info.modelVersion)",
             "Model:             \(info.modelSource)",
+        ]
+        if !info.access.isEmpty { lines.append("Access:            \(info.access)") }
+        lines += [
             "",
         ]
         let rows = info.entities.map { e in
