@@ -30,12 +30,17 @@ public enum DemoCommand {
         return "Created \(path): \(summary.total) objects (\(try countsLine(summary)))\n"
     }
 
-    /// Removes the file at `url` (a link itself, not what it leads to) and its `-wal` and `-shm` files.
+    /// Removes the file at `url` (a link itself, not what it leads to) and its `-wal` and `-shm`
+    /// files, under SQLite's exclusive lock on the store (``SQLiteStoreFileLock``): refused with
+    /// ``CoreStackError/storeInUse(path:action:)`` while another process has it open.
     private static func remove(_ url: URL, files: any StoreFileAccess) throws {
         if files is InMemoryStoreFiles { return try files.removeStore(at: url) }
         let fm = FileManager.default
-        for suffix in ["", "-wal", "-shm"] where (try? fm.attributesOfItem(atPath: url.path + suffix)) != nil {
-            try fm.removeItem(atPath: url.path + suffix)
+        // Under SQLite's exclusive lock: refused while another process has the store open.
+        try SQLiteStoreFileLock.withExclusiveLock(on: url, toDo: "replace it with a new demo store (--force)") {
+            for suffix in ["", "-wal", "-shm"] where (try? fm.attributesOfItem(atPath: url.path + suffix)) != nil {
+                try fm.removeItem(atPath: url.path + suffix)
+            }
         }
     }
 
