@@ -64,6 +64,15 @@ import Testing
         other.waitUntilExit()
     }
 
+    @Test("a store made by demo create keeps persistent history, as the demo store in the cache folder does: the browser's saves on it are recorded")
+    func demoCreateKeepsHistory() throws {
+        let url = try TestSupport.temporaryDirectory().appendingPathComponent("library.sqlite")
+        _ = try DemoCommand.create(path: url.path, size: 20)
+        let store = try SQLiteStore(url: url, model: try DemoLibrary.model(), readOnly: true)
+        #expect(try store.hasPersistentHistory())
+        store.close()
+    }
+
     @Test("the summary shows each entity's own count and, for a parent entity, the count with sub-entities that info shows")
     func countsMatchInfo() throws {
         let url = try TestSupport.temporaryDirectory().appendingPathComponent("library.sqlite")
