@@ -127,3 +127,49 @@ import Testing
         store.close()
     }
 }
+
+/// Two migrations of one store never run at once (issue 34's loose end, found with issue 35's
+/// audit): the second waits for the first, then finds the store migrated; before, the second one's
+/// clean-up removed the first one's temporary files.
+@Suite struct MigrationLockTests {
+    @Test("a migration waits while another holds the store's migration lock, then finds the store migrated and leaves it whole")
+    func secondMigrationWaits() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("Notes.sqlite")
+        let v1 = try ManagedObjectModel(versionName: "Notes") {
+            EntityDescription("Note") { AttributeDescription("text", .string) }
+        }
+        let v2 = try ManagedObjectModel(versionName: "Notes 2") {
+            EntityDescription("Note") {
+                AttributeDescription("text", .string)
+                AttributeDescription("pinned", .boolean, defaultValue: .bool(false))
+            }
+        }
+        try SQLiteStore(url: url, model: v1).close()
+        // Another migration holds the lock (as one in another process would) until released.
+        let other = try SQLiteMigrationLock(storeAt: url)
+        let done = LockedValue<Result<MigrationPlan, any Error>?>(nil)
+        let thread = Thread {
+            let result = Result { try SQLiteMigration.migrateStore(at: url, from: v1, to: v2) }
+            done.withLock { $0 = result }
+        }
+        thread.start()
+        usleep(400_000)
+        #expect(done.withLock { $0 } == nil, "the migration waits for the lock")
+        #expect(try SQLiteStore.metadata(at: url).versionHashes == v1.entityVersionHashes, "nothing changed yet")
+        other.release()
+        var result: Result<MigrationPlan, any Error>?
+        for _ in 0..<1_000 where result == nil {
+            usleep(10_000)
+            result = done.withLock { $0 }
+        }
+        _ = try #require(result).get()
+        #expect(try SQLiteStore.metadata(at: url).versionHashes == v2.entityVersionHashes)
+        // A migration that waited for another one that made the same step finds nothing to do.
+        _ = try SQLiteMigration.migrateStore(at: url, from: v1, to: v2)
+        try SQLiteStore.quickCheck(at: url)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("migrating") }
+        #expect(leftovers.isEmpty)
+    }
+}

@@ -149,6 +149,11 @@ public final class BrowserSession: @unchecked Sendable {
                 opened = try SQLiteStore(url: url, model: model, readOnly: false, options: options)
             }
             store = opened
+            // Read without SQLite's usual side files: the status bar says how.
+            switch opened.readAccess {
+            case .immutable, .snapshot: notes.append(opened.readAccess.summary)
+            case .readWrite, .readOnly, .queryOnly: break
+            }
         } else {
             store = try files.openReadOnly(at: url, model: model)
         }

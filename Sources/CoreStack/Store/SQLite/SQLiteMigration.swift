@@ -88,10 +88,18 @@ public enum SQLiteMigration {
         let custom = stage?.kind == .custom ? stage : nil
         let map = try mapping(from: source, to: destination, lenient: custom != nil)
         let path = url.path
+        // One migration of a store at a time (any process): a second waits, then finds the store
+        // as the first left it. Released when this one is done (its connections closed).
+        let migrationLock = try SQLiteMigrationLock(storeAt: url)
+        defer { migrationLock.release() }
         // The store is replaced at the end: refused at once while another process has it open.
         try SQLiteStoreFileLock.withExclusiveLock(on: url, toDo: "migrate the store") {}
         let inspection = try SQLiteStore.inspect(url: url)
         let diffs = SQLiteStore.differences(model: source, inspection: inspection)
+        // Another migration (waited for above) already made this step: nothing left to do.
+        if !diffs.isEmpty, SQLiteStore.differences(model: destination, inspection: inspection).isEmpty {
+            return map.plan
+        }
         guard diffs.isEmpty else { throw CoreStackError.modelMismatch(path: path, differences: diffs) }
 
         // Fold a -wal into the store (its data unchanged) so the file alone holds every row and
