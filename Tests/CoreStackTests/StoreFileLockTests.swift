@@ -1,4 +1,5 @@
 import Foundation
+import TestSupportKit
 import Testing
 
 @testable import CoreStack
@@ -35,25 +36,6 @@ import Testing
         return url
     }
 
-    /// The `sqlite3` shell with the store open (it has read it, so it holds its SHARED lock).
-    private final class OtherProcess {
-        let process = Process()
-        let input = Pipe(), output = Pipe()
-        init(_ url: URL) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            process.arguments = [url.path]
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(Data("SELECT count(*) FROM ZNOTE;\n".utf8))
-            _ = output.fileHandleForReading.availableData
-        }
-        func quit() throws {
-            try input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
-    }
-
     private func isInUse(_ error: any Error, _ url: URL) -> Bool {
         if case let CoreStackError.storeInUse(path, _) = error { return path == url.resolvingSymlinksInPath().path }
         return false
@@ -67,7 +49,7 @@ import Testing
     func destroyAndQuarantineWaitForOtherProcesses() throws {
         let url = try makeStore()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        let other = try OtherProcess(url)
+        let other = try SQLiteShell(holding: url)
         let before = try names(url)
         #expect(before.contains("Notes.sqlite-shm"), "the other process has the store open in WAL mode")
         #expect { try StoreLocation.destroyStore(at: url) } throws: { isInUse($0, url) }
@@ -116,7 +98,7 @@ import Testing
                 AttributeDescription("pinned", .boolean, defaultValue: .bool(false))
             }
         }
-        let other = try OtherProcess(url)
+        let other = try SQLiteShell(holding: url)
         let before = try Data(contentsOf: url)
         #expect { try SQLiteMigration.migrateStore(at: url, from: Self.model, to: next) } throws: { isInUse($0, url) }
         #expect(try Data(contentsOf: url) == before)

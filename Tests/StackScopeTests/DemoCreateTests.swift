@@ -1,6 +1,7 @@
 import CoreStack
 import Foundation
 import StackScope
+import TestSupportKit
 import Testing
 
 /// `demo create` refuses to overwrite what exists unless forced, and labels its counts as `info` does.
@@ -43,15 +44,7 @@ import Testing
     func forceRefusesAStoreInUse() throws {
         let (url, _) = try TestSupport.demoStore(size: 20)
         let before = try TestSupport.checksum(url)
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        other.arguments = [url.path]
-        let input = Pipe(), output = Pipe()
-        other.standardInput = input
-        other.standardOutput = output
-        try other.run()
-        input.fileHandleForWriting.write(Data("SELECT count(*) FROM Z_PRIMARYKEY;\n".utf8))
-        _ = output.fileHandleForReading.availableData
+        let other = try SQLiteShell(holding: url)
         #expect {
             try DemoCommand.create(path: url.path, size: 40, force: true)
         } throws: { error in
@@ -60,8 +53,7 @@ import Testing
                 && StackScopeErrorMessage.line(for: error).hasPrefix("another process has this store open")
         }
         #expect(try TestSupport.checksum(url) == before)
-        try input.fileHandleForWriting.close()
-        other.waitUntilExit()
+        try other.quit()
     }
 
     @Test("a store made by demo create keeps persistent history, as the demo store in the cache folder does: the browser's saves on it are recorded")

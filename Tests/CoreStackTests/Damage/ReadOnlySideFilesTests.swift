@@ -1,4 +1,5 @@
 import Foundation
+import TestSupportKit
 import Testing
 
 @testable import CoreStack
@@ -51,25 +52,17 @@ import Testing
         let shm = url.path + "-shm"
         #expect(!FileManager.default.fileExists(atPath: shm))
         let bundle = try XcodeModelReader.readBundle(at: Fixtures.url("models/bnr-CoreDataStack-2015/TestModel.xcdatamodeld"))
-        let other = Process()
-        other.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        other.arguments = [url.path]
-        let input = Pipe(), output = Pipe()
-        other.standardInput = input
-        other.standardOutput = output
+        let other: SQLiteShell
         do {
             let store = try SQLiteStore.open(url: url, bundle: bundle, readOnly: true)
             _ = try store.storeEntities()
             #expect(store.readAccess == .queryOnly)
             #expect(FileManager.default.fileExists(atPath: shm))
-            // The other process's connection, open on the same -shm until its input closes.
-            try other.run()
-            input.fileHandleForWriting.write(Data("SELECT count(*) FROM Z_PRIMARYKEY;\n".utf8))
-            _ = output.fileHandleForReading.availableData
+            // The other process's connection, open on the same -shm until it quits.
+            other = try SQLiteShell(holding: url)
         }
         #expect(FileManager.default.fileExists(atPath: shm), "the -shm in use by the other process was removed")
-        try input.fileHandleForWriting.close()
-        other.waitUntilExit()
+        try other.quit()
     }
 
     @Test("while a writing store of the same file is open, a read-only store leaves its -wal and -shm alone")
