@@ -38,7 +38,7 @@ struct StackScopeCommand: ParsableCommand {
             Press ? in the browser for its keys.
             """,
         version: CoreStackVersion.string,
-        subcommands: [Browse.self, Info.self, Dump.self, History.self, Migrate.self, Demo.self],
+        subcommands: [Browse.self, Info.self, Dump.self, History.self, Model.self, Migrate.self, Demo.self],
         defaultSubcommand: Browse.self
     )
 }
@@ -226,6 +226,40 @@ extension StackScopeCommand {
                     FileHandle.standardError.write(Data(text.utf8))
                 }
                 try report { try DemoCommand.create(path: path, size: size, force: force, progress: printer.show) }
+            }
+        }
+    }
+}
+
+extension ModelFormat: ExpressibleByArgument {}
+
+extension StackScopeCommand {
+    struct Model: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draw a store's model (Graphviz DOT, Mermaid), list it as JSON, or write it as an .xcdatamodeld bundle.",
+            discussion: """
+                The model is the one given with --model, else the one the store carries (Z_MODELCACHE), else one \
+                inferred from its tables, as for info. DOT and Mermaid go to standard output unless -o is given; \
+                the bundle goes to -o PATH (a .xcdatamodeld path, or a folder to put STORE.xcdatamodeld in), \
+                else to STORE.xcdatamodeld in the current folder. An existing bundle is never replaced.
+                """)
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: "What to produce: \(ModelFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var format: ModelFormat
+
+        @Option(name: [.short, .customLong("output")], help: "Write to this path instead of standard output (for xcdatamodeld: the bundle's path).")
+        var output: String?
+
+        func run() throws {
+            try report {
+                let result = try ModelCommand.run(
+                    storePath: options.store, modelPath: options.model, format: format, outputPath: output)
+                for warning in result.warnings {
+                    FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
+                }
+                return result.output
             }
         }
     }
