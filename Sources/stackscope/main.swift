@@ -38,7 +38,7 @@ struct StackScopeCommand: ParsableCommand {
             Press ? in the browser for its keys.
             """,
         version: CoreStackVersion.string,
-        subcommands: [Browse.self, Info.self, Dump.self, History.self, Model.self, Migrate.self, Demo.self],
+        subcommands: [Browse.self, Info.self, Dump.self, History.self, Model.self, Find.self, Migrate.self, Demo.self],
         defaultSubcommand: Browse.self
     )
 }
@@ -260,6 +260,38 @@ extension StackScopeCommand {
                     FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
                 }
                 return result.output
+            }
+        }
+    }
+}
+
+extension StackScopeCommand {
+    struct Find: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find Core Data and SwiftData stores under folders (read-only).",
+            discussion: """
+                A file is a store when it is an SQLite database with Core Data's Z_PRIMARYKEY and Z_METADATA \
+                tables, whatever its name. Each store is listed with its size, last change, framework version, \
+                where its model comes from (stored in the store, or inferred from its tables), entity and object \
+                counts, persistent history, and the size of a -wal file beside it. Folders that cannot be read are \
+                skipped and counted; links are followed, each folder searched once. With no folder: on macOS the \
+                simulators' devices and ~/Library application data, elsewhere the current folder.
+                """)
+
+        @Argument(help: "Folders to search (default: see above).")
+        var folders: [String] = []
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            try report {
+                let fm = FileManager.default
+                let roots = folders.isEmpty
+                    ? StoreFinder.defaultFolders(home: fm.homeDirectoryForCurrentUser.path, currentDirectory: ".")
+                    : folders
+                let search = try StoreFinder().search(roots)
+                return json ? FindCommand.renderJSON(search) : FindCommand.renderText(search)
             }
         }
     }

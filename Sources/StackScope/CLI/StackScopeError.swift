@@ -36,6 +36,8 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case unrelatedModel(model: String, storeEntities: [String], modelEntities: [String])
     /// An output file (`model -o PATH`) that cannot be written; `reason` is the system's.
     case cannotWrite(path: String, reason: String)
+    /// `find` on a path that does not exist (or is neither a folder nor a file).
+    case notAFolder(path: String)
 
     /// A one-line message saying what went wrong and, where it helps, what to do.
     public var description: String {
@@ -72,6 +74,8 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
                 + "migrating to it would remove every entity of the store. Nothing was changed; check the --model path"
         case let .cannotWrite(path, reason):
             return "cannot write \(path): \(reason)"
+        case let .notAFolder(path):
+            return "no folder or file at \(path) to search"
         }
     }
 }
