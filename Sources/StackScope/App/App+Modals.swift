@@ -120,6 +120,48 @@ extension App {
             s.modals[s.modals.count - 1] = .confirm(c)
             return []
 
+        case var .model(m):
+            let height = modelListHeight(s)
+            switch key {
+            case .escape, .ctrl("c"):
+                s.modals.removeLast()
+                return []
+            case .char("q") where m.filter.chars.isEmpty:
+                s.modals.removeLast()
+                return []
+            case .enter:
+                guard let name = m.selectedEntity else { return [] }
+                s.modals.removeLast()
+                return execute(&s, "entity \(name)")
+            case .tab:
+                // Only the selected entity and its neighbours (again: every entity).
+                let selected = m.selectedEntity
+                m.focus = m.focus == nil ? selected : nil
+                m.filter = LineEditor()
+                m.scroll = ScrollState(selection: m.visibleEntities.firstIndex { $0.name == selected } ?? 0)
+                m.cardOffset = 0
+            case .down, .ctrl("n"):
+                m.scroll.selection += 1
+                m.cardOffset = 0
+            case .up, .ctrl("p"):
+                m.scroll.selection -= 1
+                m.cardOffset = 0
+            case .home: m.scroll.selection = 0
+            case .end: m.scroll.selection = max(0, m.visibleEntities.count - 1)
+            case .pageDown: m.cardOffset += max(1, height - 2)
+            case .pageUp: m.cardOffset = max(0, m.cardOffset - max(1, height - 2))
+            default:
+                if m.filter.handle(key) {
+                    m.scroll = ScrollState()
+                    m.cardOffset = 0
+                }
+            }
+            m.scroll.clamp(count: m.visibleEntities.count, height: height)
+            let cardLines = m.selectedEntity.map { m.card(for: $0).count } ?? 0
+            m.cardOffset = min(m.cardOffset, max(0, cardLines - height))
+            s.modals[s.modals.count - 1] = .model(m)
+            return []
+
         case var .editor(e):
             if key == .ctrl("o"), e.field.isMultiLine {
                 _ = e.line.handle(.char("\n"))
@@ -152,6 +194,9 @@ extension App {
             }
         }
     }
+
+    /// Rows of the model view's entity list (and of its card) on a screen of the state's size.
+    static func modelListHeight(_ s: AppState) -> Int { max(1, s.size.height - 8) }
 
     static func predicateError(_ error: any Error) -> (String, Int?) {
         if case let CoreStackError.predicateSyntax(message, column, _) = error {

@@ -1,0 +1,110 @@
+import CoreStack
+import Foundation
+import StackScope
+import Testing
+
+/// The model view (`m`, `:model`): entities and their cards, jump by name, neighbours only, Enter opens.
+@Suite("browser: the model view")
+struct BrowserModelViewTests {
+    func state() throws -> AppState {
+        var s = AppState(store: StoreSummary(path: "/tmp/x.sqlite", modelVersion: "DemoLibrary", readOnly: true))
+        s.size = Size(width: 120, height: 36)
+        let model = try DemoLibrary.model()
+        let nodes = model.entities.map { e in
+            EntityNode(name: e.name, depth: e.superentity == nil ? 0 : 1, isAbstract: e.isAbstract, hasChildren: !e.subentities.isEmpty)
+        }
+        _ = App.update(&s, .entitiesLoaded(nodes, counts: [:]))
+        s.modals.append(.model(ModelViewState(graph: ModelGraph(model: model))))
+        return s
+    }
+
+    func view(_ s: AppState) throws -> ModelViewState {
+        guard case let .model(m)? = s.topModal else {
+            Issue.record("the model view is not shown")
+            throw CancellationError()
+        }
+        return m
+    }
+
+    @Test("m and :model ask the program for the model view, also on a read-only store")
+    func opening() {
+        var s = AppState(store: StoreSummary(path: "/tmp/x.sqlite", modelVersion: "V1", readOnly: true))
+        #expect(App.update(&s, .key(.char("m"))) == [.edit(.showModel)])
+        #expect(App.update(&s, .commandLine("model")) == [.edit(.showModel)])
+    }
+
+    @Test("the list shows every entity, sub-entities indented; the card the selected entity's properties, inheritance and links")
+    func listAndCard() throws {
+        var s = try state()
+        var m = try view(s)
+        #expect(m.visibleEntities.map(\.name) == TestSupport.demoEntities)
+        #expect(m.visibleEntities.first { $0.name == "GraphicNovel" }?.depth == 1)
+        #expect(m.selectedEntity == "Book")
+        let book = m.card(for: "Book")
+        #expect(book.first == "Book")
+        #expect(book.contains("  title: String"))
+        #expect(book.contains("  chapters ⇉ Chapter? (ordered)  ordered to-many, inverse book, Cascade"))
+        #expect(book.contains("Sub-entities: GraphicNovel"))
+        #expect(book.contains("Linked with: GraphicNovel, Chapter, Genre, Author, Editor, Publisher"))
+        #expect(m.card(for: "Author").contains("  name: String  (from Person)"))
+        #expect(m.card(for: "Person").first == "Person (abstract)")
+
+        let screen = App.render(s).buffer.text
+        #expect(screen.contains("Model · 8 entities"))
+        #expect(screen.contains("  GraphicNovel"))
+        #expect(screen.contains("chapters ⇉ Chapter? (ordered)  ordered to-many, inverse book, Cascade"))
+
+        _ = App.update(&s, .key(.down))
+        m = try view(s)
+        #expect(m.selectedEntity == "GraphicNovel")
+        #expect(App.render(s).buffer.text.contains("GraphicNovel : Book"))
+    }
+
+    @Test("typing narrows the list to names containing the text; Enter closes the view and opens the entity's table")
+    func jumpAndOpen() throws {
+        var s = try state()
+        for c in "CHAP" { _ = App.update(&s, .key(.char(c))) }
+        let m = try view(s)
+        #expect(m.visibleEntities.map(\.name) == ["Chapter"])
+        #expect(App.render(s).buffer.text.contains("jump to: CHAP"))
+        let commands = App.update(&s, .key(.enter))
+        #expect(s.modals.isEmpty)
+        #expect(commands.contains { if case let .openTable(source, _, _, _, _) = $0 { source.entityName == "Chapter" } else { false } })
+        // q types into the filter while it holds text, and closes the view when it is empty.
+        var t = try state()
+        _ = App.update(&t, .key(.char("x")))
+        _ = App.update(&t, .key(.char("q")))
+        #expect(try view(t).filter.text == "xq")
+        #expect(App.render(t).buffer.text.contains("No entity matches"))
+        _ = App.update(&t, .key(.escape))
+        #expect(t.modals.isEmpty)
+    }
+
+    @Test("Tab keeps the selected entity and its neighbours only, and again shows every entity")
+    func neighbours() throws {
+        var s = try state()
+        for _ in 0..<2 { _ = App.update(&s, .key(.down)) }
+        #expect(try view(s).selectedEntity == "Chapter")
+        _ = App.update(&s, .key(.tab))
+        var m = try view(s)
+        #expect(m.focus == "Chapter")
+        #expect(m.visibleEntities.map(\.name) == ["Book", "Chapter"])
+        #expect(m.selectedEntity == "Chapter")
+        #expect(App.render(s).buffer.text.contains("Model · Chapter and its neighbours"))
+        _ = App.update(&s, .key(.tab))
+        m = try view(s)
+        #expect(m.focus == nil)
+        #expect(m.visibleEntities.count == 8)
+        #expect(m.selectedEntity == "Chapter")
+    }
+
+    @Test("in the browser on the demo library: m shows the model view of the store's model, Enter on Publisher opens its table")
+    func inTheBrowser() throws {
+        let h = try BrowserHarness.demo(size: 60)
+        h.press("m")
+        #expect(h.waitFor("Model · 8 entities"))
+        h.type("publ")
+        h.press("Enter")
+        #expect(h.waitUntil { $0.modals.isEmpty && $0.table.source?.entityName == "Publisher" })
+    }
+}
