@@ -213,6 +213,24 @@ struct StoreFinderTests {
         #expect(json["linksNotFollowed"] as? Int == 2)
     }
 
+    @Test("a file with Core Data's tables but a damaged metadata table is listed with its problem; an SQLite file without them is not")
+    func damagedStore() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let damaged = folder.appendingPathComponent("Damaged.sqlite")
+        _ = try StoreOwnModelTests.sqlite3(
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER); "
+                + "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);",
+            damaged, readOnly: false)
+        _ = try StoreOwnModelTests.sqlite3("CREATE TABLE Z_NOTES (x);", folder.appendingPathComponent("plain.sqlite"), readOnly: false)
+        let search = try StoreFinder().search([folder.path])
+        #expect(search.stores.map(\.path) == [damaged.path])
+        let store = try #require(search.stores.first)
+        #expect(store.model == .none)
+        #expect(store.objectCount == nil)
+        #expect(store.problem?.contains("Z_METADATA has no row") == true)
+        #expect(FindCommand.renderText(search).contains("\(damaged.path): "))
+    }
+
     /// Root is not stopped by permissions; another user is, and then the real file system is tested.
     @Test("a folder without read permission is skipped (run as a user other than root)", .enabled(if: getuid() != 0, "root reads any folder"))
     func realPermissions() throws {
