@@ -17,10 +17,11 @@ import Foundation
 /// identifiers after the first, and control characters other than tab, newline and return in text.
 ///
 /// ```swift
-/// let model = try SQLiteStore.storedModel(at: URL(fileURLWithPath: "App.sqlite"))!
-/// let bundle = try XcodeModelWriter.writeBundle(model, to: URL(fileURLWithPath: "App.xcdatamodeld"))
-/// // App.xcdatamodeld/App.xcdatamodel/contents and App.xcdatamodeld/.xccurrentversion
-/// try XcodeModelReader.readModel(at: bundle).entityVersionHashes == model.entityVersionHashes // true
+/// if let model = try SQLiteStore.storedModel(at: URL(fileURLWithPath: "App.sqlite")) {
+///     let bundle = try XcodeModelWriter.writeBundle(model, to: URL(fileURLWithPath: "App.xcdatamodeld"))
+///     // App.xcdatamodeld/App.xcdatamodel/contents and App.xcdatamodeld/.xccurrentversion
+///     try XcodeModelReader.readModel(at: bundle).entityVersionHashes == model.entityVersionHashes // true
+/// }
 /// ```
 public enum XcodeModelWriter {
     /// The `contents` XML of one model version, as UTF-8.

@@ -25,6 +25,10 @@ public struct ModelViewState: Sendable, Equatable {
     public var cardOffset = 0
 
     /// A view of `graph` with every entity listed and the first selected.
+    ///
+    /// ```swift
+    /// state.modals.append(.model(ModelViewState(graph: ModelGraph(model: session.model))))
+    /// ```
     public init(graph: ModelGraph) {
         self.graph = graph
     }
@@ -56,6 +60,10 @@ public struct ModelViewState: Sendable, Equatable {
     }
 
     /// The entities linked with `name` by a relationship (either way) or by inheritance, in model order.
+    ///
+    /// ```swift
+    /// view.neighbours(of: "Chapter")  // ["Book"]
+    /// ```
     public func neighbours(of name: String) -> [String] {
         var linked: Set<String> = []
         for edge in graph.edges {
@@ -73,6 +81,10 @@ public struct ModelViewState: Sendable, Equatable {
     /// The card of the entity named `name`: a heading (parent, abstract), its attributes and
     /// relationships (inherited ones marked with where they come from), its sub-entities and the
     /// entities it is linked with.
+    ///
+    /// ```swift
+    /// view.card(for: "Person").first  // "Person (abstract)"
+    /// ```
     public func card(for name: String) -> [String] {
         guard let e = graph.entities.first(where: { $0.name == name }) else { return [] }
         var heading = e.name

@@ -16,6 +16,10 @@ import Foundation
 public enum FindCommand {
     /// The stores as a table (or a line saying there are none), then a summary line, and one line
     /// per store problem and per skipped folder or file; ends with a newline.
+    ///
+    /// ```swift
+    /// print(FindCommand.renderText(try StoreFinder().search(["."]), timeZone: .current), terminator: "")
+    /// ```
     public static func renderText(_ search: StoreSearch, timeZone: TimeZone = .current) -> String {
         var lines: [String] = []
         if search.stores.isEmpty {
@@ -46,6 +50,10 @@ public enum FindCommand {
     /// The search as JSON: `stores` (each with `path`, `size`, `modified` in ISO 8601, `storeUUID`,
     /// `frameworkVersion`, `model`, `entities`, `objects`, `history`, `wal`, `walSize`, `problem`),
     /// the counts, and the skipped folders and files with their reasons.
+    ///
+    /// ```swift
+    /// let json = FindCommand.renderJSON(try StoreFinder().search(["."]))  // {"stores": [...], "foldersSearched": 3, ...}
+    /// ```
     public static func renderJSON(_ search: StoreSearch) -> String {
         func optional<T>(_ value: T?, _ wrap: (T) -> JSONValue) -> JSONValue { value.map(wrap) ?? .null }
         func skipped(_ list: [StoreSearch.Skipped]) -> JSONValue {

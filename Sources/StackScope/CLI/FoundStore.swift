@@ -46,6 +46,10 @@ public struct FoundStore: Sendable, Equatable {
     public var hasWAL: Bool { walSize > 0 }
 
     /// A found store from its fields.
+    ///
+    /// ```swift
+    /// let store = FoundStore(path: "App.sqlite", size: 4096, modified: Date(), model: .stored, objectCount: 12)
+    /// ```
     public init(
         path: String, size: Int64, modified: Date, storeUUID: String? = nil, frameworkVersion: Int? = nil,
         model: ModelSource, entityCount: Int? = nil, objectCount: Int? = nil, hasHistory: Bool? = nil,

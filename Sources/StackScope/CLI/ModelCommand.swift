@@ -23,6 +23,10 @@ public enum ModelCommand {
 
     /// Draws or writes the model of the store at `storePath`, opened read-only.
     ///
+    /// ```swift
+    /// let dot = try ModelCommand.run(storePath: "App.sqlite", modelPath: nil, format: .dot, outputPath: nil).output
+    /// ```
+    ///
     /// - Parameters:
     ///   - outputPath: where to write; nil prints DOT, Mermaid and JSON on standard output and writes
     ///     the bundle as `STORENAME.xcdatamodeld` in the current folder. For `.xcdatamodeld`, a

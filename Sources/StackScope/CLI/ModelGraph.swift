@@ -57,6 +57,10 @@ public struct ModelGraph: Sendable, Equatable {
     public var inheritance: [Inheritance]
 
     /// The graph of `model`.
+    ///
+    /// ```swift
+    /// ModelGraph(model: try DemoLibrary.model()).edges.count  // 5: each relationship pair once
+    /// ```
     public init(model: ManagedObjectModel) {
         entities = model.entities.map(EntitySchema.init)
         inheritance = model.entities.compactMap { e in

@@ -13,6 +13,10 @@ import Foundation
 /// ```
 public enum ModelGraphDOT {
     /// The DOT text of `graph`, ending with a newline; `name` names the graph.
+    ///
+    /// ```swift
+    /// try ModelGraphDOT.render(ModelGraph(model: model), name: "Library").write(toFile: "model.dot", atomically: true, encoding: .utf8)
+    /// ```
     public static func render(_ graph: ModelGraph, name: String) -> String {
         var lines = [
             "// \(name): ? optional, → to-one, ⇉ to-many; crow's foot at a to-many end, bar at a to-one end;",

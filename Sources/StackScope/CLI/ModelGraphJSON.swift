@@ -13,6 +13,10 @@ import Foundation
 /// ```
 public enum ModelGraphJSON {
     /// The JSON text of `graph` (pretty-printed, ending with a newline).
+    ///
+    /// ```swift
+    /// let text = ModelGraphJSON.render(ModelGraph(model: model), name: "App", version: "App 2", source: "stored in the store (Z_MODELCACHE)")
+    /// ```
     public static func render(_ graph: ModelGraph, name: String, version: String, source: String) -> String {
         let value = JSONValue.object([
             ("name", .string(name)),

@@ -16,6 +16,10 @@ import Foundation
 /// ```
 public enum ModelGraphMermaid {
     /// The Mermaid text of `graph`, ending with a newline.
+    ///
+    /// ```swift
+    /// print("```mermaid\n" + ModelGraphMermaid.render(ModelGraph(model: model)) + "```")
+    /// ```
     public static func render(_ graph: ModelGraph) -> String {
         var lines = ["classDiagram"]
         for entity in graph.entities {

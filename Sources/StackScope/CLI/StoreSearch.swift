@@ -29,5 +29,10 @@ public struct StoreSearch: Sendable, Equatable {
     public var linksNotFollowed = 0
 
     /// An empty result.
+    ///
+    /// ```swift
+    /// var search = StoreSearch()
+    /// search.foldersSearched += 1
+    /// ```
     public init() {}
 }
