@@ -140,12 +140,20 @@ extension App {
                 m.filter = LineEditor()
                 m.scroll = ScrollState(selection: m.visibleEntities.firstIndex { $0.name == selected } ?? 0)
                 m.cardOffset = 0
+                m.column = 0
+            case .left where m.focus != nil && m.filter.chars.isEmpty:
+                m.column = max(0, m.column - 8)
+            case .right where m.focus != nil && m.filter.chars.isEmpty:
+                let widest = m.selectedEntity.map { m.panel(for: $0).map(\.count).max() ?? 0 } ?? 0
+                m.column = min(max(0, widest - 8), m.column + 8)
             case .down, .ctrl("n"):
                 m.scroll.selection += 1
                 m.cardOffset = 0
+                m.column = 0
             case .up, .ctrl("p"):
                 m.scroll.selection -= 1
                 m.cardOffset = 0
+                m.column = 0
             case .home: m.scroll.selection = 0
             case .end: m.scroll.selection = max(0, m.visibleEntities.count - 1)
             case .pageDown: m.cardOffset += max(1, height - 2)
@@ -157,7 +165,7 @@ extension App {
                 }
             }
             m.scroll.clamp(count: m.visibleEntities.count, height: height)
-            let cardLines = m.selectedEntity.map { m.card(for: $0).count } ?? 0
+            let cardLines = m.selectedEntity.map { m.panel(for: $0).count } ?? 0
             m.cardOffset = min(m.cardOffset, max(0, cardLines - height))
             s.modals[s.modals.count - 1] = .model(m)
             return []

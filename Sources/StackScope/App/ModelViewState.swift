@@ -4,7 +4,8 @@ import Foundation
 /// parents), the selected entity's card (its attributes with type and optionality, its
 /// relationships with destination, cardinality and inverse, its parent, sub-entities and the
 /// entities it is linked with), a filter to jump to an entity by name, and a focus that keeps only
-/// an entity and its neighbours. Enter opens the selected entity's table.
+/// an entity and its neighbours and draws the selected one among its neighbours, as boxes and
+/// lines (``ModelNeighbourhoodDiagram``). Enter opens the selected entity's table.
 ///
 /// ```swift
 /// var view = ModelViewState(graph: ModelGraph(model: try DemoLibrary.model()))
@@ -23,6 +24,8 @@ public struct ModelViewState: Sendable, Equatable {
     public var focus: String?
     /// The first line of the card shown (the card scrolls with PgUp / PgDn).
     public var cardOffset = 0
+    /// The first column of the neighbourhood diagram shown (it scrolls with ← / →).
+    public var column = 0
 
     /// A view of `graph` with every entity listed and the first selected.
     ///
@@ -107,6 +110,17 @@ public struct ModelViewState: Sendable, Equatable {
         let linked = neighbours(of: name)
         if !linked.isEmpty { lines += ["", "Linked with: " + linked.joined(separator: ", ")] }
         return lines
+    }
+
+    /// What the right side shows for the entity named `name`: its card, or with ``focus`` set, the
+    /// drawing of it and its neighbours (``ModelNeighbourhoodDiagram``).
+    ///
+    /// ```swift
+    /// view.focus = "Chapter"
+    /// view.panel(for: "Chapter").first  // "┌──────────────────────┐"
+    /// ```
+    public func panel(for name: String) -> [String] {
+        focus == nil ? card(for: name) : ModelNeighbourhoodDiagram.lines(graph, around: name)
     }
 
     private func depth(of name: String) -> Int {

@@ -114,12 +114,14 @@ extension App {
                 b.put("No entity matches", x: inner.x + 1, y: inner.y + 2, maxWidth: listWidth - 2, style: .dim)
             }
             let cardX = inner.x + listWidth + 1
-            let card = m.selectedEntity.map { m.card(for: $0) } ?? []
+            let card = m.selectedEntity.map { m.panel(for: $0) } ?? []
             for (i, line) in card.dropFirst(m.cardOffset).prefix(max(0, min(height, inner.height - 3))).enumerated() {
-                let isHeading = i + m.cardOffset == 0
-                b.put(line, x: cardX, y: inner.y + 2 + i, maxWidth: max(0, inner.maxX - cardX - 1), style: isHeading ? Style(fg: .blue, bold: true) : .plain)
+                let isHeading = m.focus == nil && i + m.cardOffset == 0
+                b.put(String(line.dropFirst(m.column)), x: cardX, y: inner.y + 2 + i, maxWidth: max(0, inner.maxX - cardX - 1), style: isHeading ? Style(fg: .blue, bold: true) : .plain)
             }
-            let keys = "type to jump · ↑↓ entity · PgUp/PgDn card · Tab \(m.focus == nil ? "neighbours only" : "every entity") · Enter opens · Esc closes"
+            let keys = m.focus == nil
+                ? "type to jump · ↑↓ entity · PgUp/PgDn card · Tab draw with neighbours · Enter opens · Esc closes"
+                : "↑↓ entity · PgUp/PgDn ←→ scroll the drawing · Tab every entity · Enter opens · Esc closes"
             b.put(keys, x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
             return (min(inner.maxX - 1, inner.x + 10 + m.filter.cursorColumn), inner.y)
         case let .editor(e):

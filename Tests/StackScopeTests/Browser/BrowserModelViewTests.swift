@@ -98,6 +98,66 @@ struct BrowserModelViewTests {
         #expect(m.selectedEntity == "Chapter")
     }
 
+    @Test("the drawing around Chapter: its box with its attributes, a line down to Book labelled with both sides")
+    func drawingAroundChapter() throws {
+        let graph = ModelGraph(model: try DemoLibrary.model())
+        func rule(_ n: Int) -> String { String(repeating: "─", count: n) }
+        let pad = String(repeating: " ", count: 6)
+        #expect(ModelNeighbourhoodDiagram.lines(graph, around: "Chapter") == [
+            pad + "┌" + rule(24) + "┐",
+            pad + "│ Chapter                │",
+            pad + "├" + rule(24) + "┤",
+            pad + "│ title: String          │",
+            pad + "│ number: Integer 16?    │",
+            pad + "│ wordCount: Integer 32? │",
+            pad + "└" + rule(12) + "┬" + rule(11) + "┘",
+            String(repeating: " ", count: 19) + "│",
+            " ┌" + rule(17) + "┘",
+            " │ book →",
+            " │ to-one / ordered to-many (chapters)",
+            "┌┴─────┐",
+            "│ Book │",
+            "└──────┘",
+        ])
+        #expect(ModelNeighbourhoodDiagram.lines(graph, around: "Nope").isEmpty)
+    }
+
+    @Test("the drawing around Person: no parent, its sub-entities below; around Author: the parent above, inherits from")
+    func drawingInheritance() throws {
+        let graph = ModelGraph(model: try DemoLibrary.model())
+        let person = ModelNeighbourhoodDiagram.lines(graph, around: "Person")
+        #expect(person[1].contains("│ Person (abstract) │"))
+        #expect(person.contains { $0.contains("│ sub-entity ▽") })
+        #expect(person.contains { $0.contains("│ Author │") && $0.contains("│ Editor │") })
+        let author = ModelNeighbourhoodDiagram.lines(graph, around: "Author")
+        #expect(author[1].contains("│ Person (abstract) │"))
+        #expect(author[3].trimmingCharacters(in: .whitespaces) == "△")
+        #expect(author[4].hasSuffix("│ inherits from"))
+        #expect(author.contains { $0.contains("│ Author : Person │") })
+        #expect(author.contains { $0.contains("│ many-to-many") })
+        // Every line between two boxes is drawn once: no two labels on one row for a single neighbour.
+        #expect(author.filter { $0.contains("books ⇉") }.count == 1)
+    }
+
+    @Test("Tab shows the drawing in the view; ← → scroll it sideways, ↑ ↓ draw the next entity")
+    func drawingInTheView() throws {
+        var s = try state()
+        _ = App.update(&s, .key(.tab))
+        var text = App.render(s).buffer.text
+        #expect(text.contains("│ publisher →"))
+        #expect(text.contains("│ Publisher │"))
+        #expect(text.contains("Tab every entity"))
+        _ = App.update(&s, .key(.right))
+        #expect(try view(s).column == 8)
+        _ = App.update(&s, .key(.left))
+        #expect(try view(s).column == 0)
+        _ = App.update(&s, .key(.down))
+        text = App.render(s).buffer.text
+        #expect(try view(s).selectedEntity == "GraphicNovel")
+        #expect(text.contains("│ GraphicNovel : Book  │"))
+        #expect(text.contains("│ inherits from"))
+    }
+
     @Test("in the browser on the demo library: m shows the model view of the store's model, Enter on Publisher opens its table")
     func inTheBrowser() throws {
         let h = try BrowserHarness.demo(size: 60)
