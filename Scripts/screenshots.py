@@ -95,6 +95,8 @@ SCENES = [
     ("model-view", ["{store}"], ["wait:Book · ", "m", "wait:Model · 8 entities", "sleep:0.3"]),
     # The model view's drawing (Tab): Author with its parent above and what it is linked with below.
     ("model-drawing", ["{store}"], ["wait:Book · ", "m", "wait:Model · 8 entities", "text:Auth", "Tab", "wait:inherits from", "sleep:0.3"]),
+    # The whole model drawn in layers (Tab twice), at Book.
+    ("model-layers", ["{store}"], ["wait:Book · ", "m", "wait:Model · 8 entities", "Tab", "Tab", "wait:drawn in layers", "sleep:0.3"]),
     # Editing (issue 16). The attribute editor refusing a value the model's range does not allow.
     ("edit-refused", ["{store}"], [
         "wait:Book · ", "l l", "e", "wait:Edit Book", "C-u", "text:0", "Enter", "wait:below the minimum 1", "sleep:0.3"]),

@@ -134,16 +134,25 @@ extension App {
                 s.modals.removeLast()
                 return execute(&s, "entity \(name)")
             case .tab:
-                // Only the selected entity and its neighbours (again: every entity).
+                // Card → the selected entity among its neighbours (only they listed) → the whole
+                // model drawn, at the selected entity's box → card.
                 let selected = m.selectedEntity
-                m.focus = m.focus == nil ? selected : nil
+                if m.showsWholeModel {
+                    m.showsWholeModel = false
+                } else if m.focus == nil {
+                    m.focus = selected
+                } else {
+                    m.focus = nil
+                    m.showsWholeModel = true
+                }
                 m.filter = LineEditor()
                 m.scroll = ScrollState(selection: m.visibleEntities.firstIndex { $0.name == selected } ?? 0)
                 m.cardOffset = 0
                 m.column = 0
-            case .left where m.focus != nil && m.filter.chars.isEmpty:
+                m.scrollToSelectedBox()
+            case .left where (m.focus != nil || m.showsWholeModel) && m.filter.chars.isEmpty:
                 m.column = max(0, m.column - 8)
-            case .right where m.focus != nil && m.filter.chars.isEmpty:
+            case .right where (m.focus != nil || m.showsWholeModel) && m.filter.chars.isEmpty:
                 let widest = m.selectedEntity.map { m.panel(for: $0).map(\.count).max() ?? 0 } ?? 0
                 m.column = min(max(0, widest - 8), m.column + 8)
             case .down, .ctrl("n"):
@@ -162,11 +171,17 @@ extension App {
                 if m.filter.handle(key) {
                     m.scroll = ScrollState()
                     m.cardOffset = 0
+                    m.column = 0
                 }
             }
+            let before = m.selectedEntity
             m.scroll.clamp(count: m.visibleEntities.count, height: height)
+            if m.showsWholeModel, key != .pageUp, key != .pageDown, key != .left, key != .right {
+                // A new entity selected (or the same after clamping): its box in view.
+                if m.selectedEntity != nil || before != nil { m.scrollToSelectedBox() }
+            }
             let cardLines = m.selectedEntity.map { m.panel(for: $0).count } ?? 0
-            m.cardOffset = min(m.cardOffset, max(0, cardLines - height))
+            m.cardOffset = min(m.cardOffset, max(0, cardLines - (m.showsWholeModel ? 1 : height)))
             s.modals[s.modals.count - 1] = .model(m)
             return []
 

@@ -5,7 +5,8 @@ import Foundation
 /// relationships with destination, cardinality and inverse, its parent, sub-entities and the
 /// entities it is linked with), a filter to jump to an entity by name, and a focus that keeps only
 /// an entity and its neighbours and draws the selected one among its neighbours, as boxes and
-/// lines (``ModelNeighbourhoodDiagram``). Enter opens the selected entity's table.
+/// lines (``ModelNeighbourhoodDiagram``), then the whole model drawn in layers, scrolled to the
+/// selected entity's box (``ModelLayeredDiagram``). Enter opens the selected entity's table.
 ///
 /// ```swift
 /// var view = ModelViewState(graph: ModelGraph(model: try DemoLibrary.model()))
@@ -24,8 +25,11 @@ public struct ModelViewState: Sendable, Equatable {
     public var focus: String?
     /// The first line of the card shown (the card scrolls with PgUp / PgDn).
     public var cardOffset = 0
-    /// The first column of the neighbourhood diagram shown (it scrolls with ← / →).
+    /// The first column of the drawing shown (it scrolls with ← / →).
     public var column = 0
+    /// Whether the right side draws the whole model in layers (``ModelLayeredDiagram``) instead of
+    /// the selected entity's card; Tab goes card → neighbours → whole model → card.
+    public var showsWholeModel = false
 
     /// A view of `graph` with every entity listed and the first selected.
     ///
@@ -120,7 +124,21 @@ public struct ModelViewState: Sendable, Equatable {
     /// view.panel(for: "Chapter").first  // "┌──────────────────────┐"
     /// ```
     public func panel(for name: String) -> [String] {
-        focus == nil ? card(for: name) : ModelNeighbourhoodDiagram.lines(graph, around: name)
+        if showsWholeModel { return ModelLayeredDiagram.layout(graph).lines }
+        return focus == nil ? card(for: name) : ModelNeighbourhoodDiagram.lines(graph, around: name)
+    }
+
+    /// In the whole-model drawing, scrolls so the selected entity's box shows near the top left,
+    /// with `rowsAbove` rows and `columnsLeft` columns of its surroundings (lines coming in).
+    ///
+    /// ```swift
+    /// view.showsWholeModel = true
+    /// view.scrollToSelectedBox()   // cardOffset and column now a little above and left of Book's box
+    /// ```
+    public mutating func scrollToSelectedBox(rowsAbove: Int = 6, columnsLeft: Int = 12) {
+        guard showsWholeModel, let name = selectedEntity, let box = ModelLayeredDiagram.layout(graph).boxes[name] else { return }
+        cardOffset = max(0, box.y - rowsAbove)
+        column = max(0, box.x - columnsLeft)
     }
 
     private func depth(of name: String) -> Int {

@@ -93,7 +93,8 @@ extension App {
         case let .model(m):
             let r = centered(l.size, width: l.size.width - 4, height: l.size.height - 4)
             b.fill(r)
-            let title = m.focus.map { "Model · \($0) and its neighbours" } ?? "Model · \(m.graph.entities.count) entities"
+            let title = m.focus.map { "Model · \($0) and its neighbours" }
+                ?? "Model · \(m.graph.entities.count) entities\(m.showsWholeModel ? " drawn in layers" : "")"
             b.box(r, title: title, style: Style(fg: .cyan, bold: true), titleStyle: Style(fg: .cyan, bold: true))
             let inner = r.inset(1)
             b.put("jump to: " + m.filter.text, x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .bold)
@@ -116,12 +117,27 @@ extension App {
             let cardX = inner.x + listWidth + 1
             let card = m.selectedEntity.map { m.panel(for: $0) } ?? []
             for (i, line) in card.dropFirst(m.cardOffset).prefix(max(0, min(height, inner.height - 3))).enumerated() {
-                let isHeading = m.focus == nil && i + m.cardOffset == 0
+                let isHeading = m.focus == nil && !m.showsWholeModel && i + m.cardOffset == 0
                 b.put(String(line.dropFirst(m.column)), x: cardX, y: inner.y + 2 + i, maxWidth: max(0, inner.maxX - cardX - 1), style: isHeading ? Style(fg: .blue, bold: true) : .plain)
             }
-            let keys = m.focus == nil
+            // In the whole drawing, the selected entity's title in reverse video.
+            if m.showsWholeModel, let name = m.selectedEntity, let box = ModelLayeredDiagram.layout(m.graph).boxes[name] {
+                let row = box.y + 1 - m.cardOffset
+                let col = box.x + 2 - m.column
+                let room = max(0, min(height, inner.height - 3))
+                if row >= 0, row < room, col >= 0 {
+                    let x = cardX + col
+                    if x < inner.maxX - 1 {
+                        b.put(DisplayWidth.pad(card.indices.contains(box.y + 1) ? String(card[box.y + 1].dropFirst(box.x + 2).prefix(box.width - 4)) : name, to: box.width - 4),
+                              x: x, y: inner.y + 2 + row, maxWidth: max(0, inner.maxX - 1 - x), style: Style(reverse: true))
+                    }
+                }
+            }
+            let keys = m.showsWholeModel
+                ? "type to jump · ↑↓ entity · PgUp/PgDn ←→ scroll · → to-one ⇉ to-many △ parent · Tab card · Enter opens · Esc closes"
+                : m.focus == nil
                 ? "type to jump · ↑↓ entity · PgUp/PgDn card · Tab draw with neighbours · Enter opens · Esc closes"
-                : "↑↓ entity · PgUp/PgDn ←→ scroll the drawing · Tab every entity · Enter opens · Esc closes"
+                : "↑↓ entity · PgUp/PgDn ←→ scroll the drawing · Tab whole model · Enter opens · Esc closes"
             b.put(keys, x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
             return (min(inner.maxX - 1, inner.x + 10 + m.filter.cursorColumn), inner.y)
         case let .editor(e):

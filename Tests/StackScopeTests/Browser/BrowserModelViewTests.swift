@@ -146,7 +146,7 @@ struct BrowserModelViewTests {
         var text = App.render(s).buffer.text
         #expect(text.contains("│ publisher →"))
         #expect(text.contains("│ Publisher │"))
-        #expect(text.contains("Tab every entity"))
+        #expect(text.contains("Tab whole model"))
         _ = App.update(&s, .key(.right))
         #expect(try view(s).column == 8)
         _ = App.update(&s, .key(.left))
@@ -156,6 +156,93 @@ struct BrowserModelViewTests {
         #expect(try view(s).selectedEntity == "GraphicNovel")
         #expect(text.contains("│ GraphicNovel : Book  │"))
         #expect(text.contains("│ inherits from"))
+    }
+
+    @Test("the whole demo model in layers: parents and to-one destinations above, boxes apart, titles where the boxes say, labels drawn")
+    func layeredDemo() throws {
+        let graph = ModelGraph(model: try DemoLibrary.model())
+        let drawing = ModelLayeredDiagram.layout(graph)
+        #expect(drawing.layers == ["Person": 0, "Publisher": 0, "Editor": 1, "Book": 2, "GraphicNovel": 3, "Chapter": 3, "Genre": 3, "Author": 3])
+        try Self.checkBoxes(drawing, graph)
+        let text = drawing.lines.joined(separator: "\n")
+        #expect(text.contains(" chapters⇉(ordered) / book→"))
+        #expect(text.contains(" genres⇉ / books⇉"))
+        #expect(text.contains(" editor→ / editedBooks⇉"))
+        // Book's bottom border: the △ of its sub-entity's line and a ┬ for each line down.
+        let book = try #require(drawing.boxes["Book"])
+        let bottom = String(drawing.lines[book.y + book.height - 1].dropFirst(book.x).prefix(book.width))
+        #expect(bottom.filter { $0 == "△" }.count == 1)
+        #expect(bottom.filter { $0 == "┬" }.count == 3)
+    }
+
+    /// Every entity has a box, no two boxes overlap, each box's title row names its entity, and a
+    /// parent (and a to-one's destination) is on a layer above.
+    static func checkBoxes(_ drawing: ModelLayeredDiagram.Drawing, _ graph: ModelGraph, _ note: String = "") throws {
+        #expect(Set(drawing.boxes.keys) == Set(graph.entities.map(\.name)), "\(note)")
+        let boxes = Array(drawing.boxes)
+        for (i, a) in boxes.enumerated() {
+            let title = drawing.lines.indices.contains(a.value.y + 1) ? String(drawing.lines[a.value.y + 1].dropFirst(a.value.x)) : ""
+            #expect(title.hasPrefix("│ \(a.key)"), "\(note) \(a.key)")
+            for b in boxes.dropFirst(i + 1) {
+                let apart = a.value.x + a.value.width <= b.value.x || b.value.x + b.value.width <= a.value.x
+                    || a.value.y + a.value.height <= b.value.y || b.value.y + b.value.height <= a.value.y
+                #expect(apart, "\(note) \(a.key) and \(b.key) overlap")
+            }
+        }
+        for link in graph.inheritance {
+            #expect((drawing.layers[link.parent] ?? 0) < (drawing.layers[link.entity] ?? 0), "\(note) \(link)")
+        }
+    }
+
+    @Test("every version of every fixture model lays out: all boxes, none overlapping, parents above")
+    func layeredFixtures() throws {
+        let root = TestSupport.fixture("models")
+        for source in try FileManager.default.contentsOfDirectory(atPath: root.path) {
+            for bundle in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(source).path) where bundle.hasSuffix(".xcdatamodeld") {
+                for model in try XcodeModelReader.readBundle(at: root.appendingPathComponent(source).appendingPathComponent(bundle)).versions {
+                    let graph = ModelGraph(model: model)
+                    try Self.checkBoxes(ModelLayeredDiagram.layout(graph), graph, "\(bundle) \(model.versionName ?? "")")
+                }
+            }
+        }
+    }
+
+    @Test("a cycle of to-ones and a relationship to itself still lay out")
+    func layeredCycles() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("A") { RelationshipDescription("b", destination: "B") }
+            EntityDescription("B") {
+                RelationshipDescription("a", destination: "A")
+                RelationshipDescription("twin", destination: "B")
+            }
+        }
+        let graph = ModelGraph(model: model)
+        let drawing = ModelLayeredDiagram.layout(graph)
+        try Self.checkBoxes(drawing, graph)
+        #expect(Set(drawing.layers.values) == [0, 1])
+        #expect(ModelLayeredDiagram.layout(ModelGraph(model: try ManagedObjectModel(entities: []))).lines.isEmpty)
+    }
+
+    @Test("Tab twice draws the whole model, scrolled to the selected entity's box, its title highlighted; Tab again: the card")
+    func layeredInTheView() throws {
+        var s = try state()
+        _ = App.update(&s, .key(.tab))
+        _ = App.update(&s, .key(.tab))
+        var m = try view(s)
+        #expect(m.showsWholeModel && m.focus == nil)
+        #expect(App.render(s).buffer.text.contains("Model · 8 entities drawn in layers"))
+        for _ in 0..<2 { _ = App.update(&s, .key(.down)) }
+        m = try view(s)
+        #expect(m.selectedEntity == "Chapter")
+        let box = try #require(ModelLayeredDiagram.layout(m.graph).boxes["Chapter"])
+        #expect(m.cardOffset == max(0, box.y - 6))
+        #expect(m.column == max(0, box.x - 12))
+        let frame = App.render(s)
+        #expect(frame.buffer.text.contains("│ Chapter "))
+        _ = App.update(&s, .key(.tab))
+        m = try view(s)
+        #expect(!m.showsWholeModel && m.focus == nil)
+        #expect(App.render(s).buffer.text.contains("Linked with: Book"))
     }
 
     @Test("in the browser on the demo library: m shows the model view of the store's model, Enter on Publisher opens its table")
