@@ -29,7 +29,12 @@ public struct ModelViewState: Sendable, Equatable {
     public var column = 0
     /// Whether the right side draws the whole model in layers (``ModelLayeredDiagram``) instead of
     /// the selected entity's card; Tab goes card → neighbours → whole model → card.
-    public var showsWholeModel = false
+    public var showsWholeModel = false {
+        didSet { drawing = showsWholeModel ? (drawing ?? ModelLayeredDiagram.layout(graph)) : nil }
+    }
+    /// The whole-model drawing while it is shown, laid out once (a 70-entity model takes a tenth
+    /// of a second or more) rather than on every key.
+    public private(set) var drawing: ModelLayeredDiagram.Drawing?
 
     /// A view of `graph` with every entity listed and the first selected.
     ///
@@ -124,7 +129,7 @@ public struct ModelViewState: Sendable, Equatable {
     /// view.panel(for: "Chapter").first  // "┌──────────────────────┐"
     /// ```
     public func panel(for name: String) -> [String] {
-        if showsWholeModel { return ModelLayeredDiagram.layout(graph).lines }
+        if showsWholeModel { return (drawing ?? ModelLayeredDiagram.layout(graph)).lines }
         return focus == nil ? card(for: name) : ModelNeighbourhoodDiagram.lines(graph, around: name)
     }
 
@@ -136,7 +141,7 @@ public struct ModelViewState: Sendable, Equatable {
     /// view.scrollToSelectedBox()   // cardOffset and column now a little above and left of Book's box
     /// ```
     public mutating func scrollToSelectedBox(rowsAbove: Int = 6, columnsLeft: Int = 12) {
-        guard showsWholeModel, let name = selectedEntity, let box = ModelLayeredDiagram.layout(graph).boxes[name] else { return }
+        guard showsWholeModel, let name = selectedEntity, let box = drawing?.boxes[name] else { return }
         cardOffset = max(0, box.y - rowsAbove)
         column = max(0, box.x - columnsLeft)
     }

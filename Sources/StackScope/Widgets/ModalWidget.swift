@@ -121,7 +121,7 @@ extension App {
                 b.put(String(line.dropFirst(m.column)), x: cardX, y: inner.y + 2 + i, maxWidth: max(0, inner.maxX - cardX - 1), style: isHeading ? Style(fg: .blue, bold: true) : .plain)
             }
             // In the whole drawing, the selected entity's title in reverse video.
-            if m.showsWholeModel, let name = m.selectedEntity, let box = ModelLayeredDiagram.layout(m.graph).boxes[name] {
+            if m.showsWholeModel, let name = m.selectedEntity, let box = m.drawing?.boxes[name] {
                 let row = box.y + 1 - m.cardOffset
                 let col = box.x + 2 - m.column
                 let room = max(0, min(height, inner.height - 3))

@@ -207,6 +207,34 @@ struct BrowserModelViewTests {
         }
     }
 
+    @Test("a 70-entity model with 140 relationships lays out quickly, every box apart")
+    func layeredLarge() throws {
+        var entities: [EntityDescription] = []
+        for i in 0..<70 {
+            var relationships: [RelationshipDescription] = []
+            // Each entity points to two earlier ones (to-one, with a to-many inverse there) and is
+            // pointed to in turn: a dense, layered graph like a big app's model.
+            for k in [1, 7] where i - k >= 0 {
+                relationships.append(RelationshipDescription("to\(i - k)", destination: "E\(i - k)", inverse: "from\(i)"))
+            }
+            for k in [1, 7] where i + k < 70 {
+                relationships.append(RelationshipDescription("from\(i + k)", destination: "E\(i + k)", inverse: "to\(i)", toMany: true))
+            }
+            entities.append(EntityDescription(
+                name: "E\(i)", attributes: [AttributeDescription("name", .string), AttributeDescription("n", .integer32)],
+                relationships: relationships))
+        }
+        let graph = ModelGraph(model: try ManagedObjectModel(entities: entities))
+        #expect(graph.edges.count == 69 + 63)
+        let start = Date()
+        let drawing = ModelLayeredDiagram.layout(graph)
+        let seconds = Date().timeIntervalSince(start)
+        try Self.checkBoxes(drawing, graph)
+        #expect(seconds < 2, "layout took \(seconds) s")
+        // E(i) points to E(i-1): a chain of 70 layers, each destination above.
+        #expect(drawing.layers["E0"] == 0 && drawing.layers["E69"] == 69)
+    }
+
     @Test("a cycle of to-ones and a relationship to itself still lay out")
     func layeredCycles() throws {
         let model = try ManagedObjectModel {
@@ -234,14 +262,15 @@ struct BrowserModelViewTests {
         for _ in 0..<2 { _ = App.update(&s, .key(.down)) }
         m = try view(s)
         #expect(m.selectedEntity == "Chapter")
-        let box = try #require(ModelLayeredDiagram.layout(m.graph).boxes["Chapter"])
+        let box = try #require(m.drawing?.boxes["Chapter"])
+        #expect(m.drawing == ModelLayeredDiagram.layout(m.graph))
         #expect(m.cardOffset == max(0, box.y - 6))
         #expect(m.column == max(0, box.x - 12))
         let frame = App.render(s)
         #expect(frame.buffer.text.contains("│ Chapter "))
         _ = App.update(&s, .key(.tab))
         m = try view(s)
-        #expect(!m.showsWholeModel && m.focus == nil)
+        #expect(!m.showsWholeModel && m.focus == nil && m.drawing == nil)
         #expect(App.render(s).buffer.text.contains("Linked with: Book"))
     }
 
