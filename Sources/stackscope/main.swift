@@ -44,7 +44,7 @@ struct StackScopeCommand: ParsableCommand {
 }
 
 struct BrowseOptions: ParsableArguments {
-    @Argument(help: "The store file (.sqlite). Default: the demo library in the cache folder.")
+    @Argument(help: "The store file (.sqlite), or a folder: its stores are listed to pick one. Default: the demo library in the cache folder.")
     var store: String?
 
     @Option(help: "The model: a .xcdatamodeld bundle or .momd folder (the version matching the store is used), or a single .xcdatamodel or .mom (default: the demo model for demo stores, else the model stored in the store).")
@@ -64,12 +64,22 @@ struct BrowseOptions: ParsableArguments {
                 throw ExitCode.failure
             }
         }
+        func fail(_ error: any Error) -> ExitCode {
+            FileHandle.standardError.write(Data("stackscope: error: \(StackScopeErrorMessage.line(for: error))\n".utf8))
+            return ExitCode.failure
+        }
+        var storePath = store
+        // A folder: the stores find lists under it, and the one to open asked for on the terminal.
+        var isDirectory: ObjCBool = false
+        if let folder = store, FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue {
+            storePath = try pickStore(in: folder, fail: fail)
+        }
         // The demo store is made on first run: not without a terminal to show it in.
-        if store == nil { try requireTerminal() }
+        if storePath == nil { try requireTerminal() }
         let session: BrowserSession
         do {
-            if let store {
-                session = try BrowserSession.open(storePath: store, modelPath: model, readOnly: readOnly)
+            if let storePath {
+                session = try BrowserSession.open(storePath: storePath, modelPath: model, readOnly: readOnly)
             } else {
                 if model != nil { throw ValidationError("--model needs a store: stackscope STORE --model MODEL") }
                 session = try BrowserSession.demo { line in
@@ -79,8 +89,7 @@ struct BrowseOptions: ParsableArguments {
         } catch let error as ValidationError {
             throw error
         } catch {
-            FileHandle.standardError.write(Data("stackscope: error: \(StackScopeErrorMessage.line(for: error))\n".utf8))
-            throw ExitCode.failure
+            throw fail(error)
         }
         do {
             try requireTerminal()
@@ -89,6 +98,32 @@ struct BrowseOptions: ParsableArguments {
             throw error
         }
         BrowserRunner.run(session: session, mouse: !noMouse)
+    }
+
+    /// The store under `folder` to open: listed with numbers and asked for on the terminal (without
+    /// one, the list and an error). `q` or the end of input quits.
+    private func pickStore(in folder: String, fail: (any Error) -> ExitCode) throws -> String {
+        let search: StoreSearch
+        do {
+            search = try StoreFinder().search([folder])
+        } catch {
+            throw fail(error)
+        }
+        guard !search.stores.isEmpty else { throw fail(StackScopeError.noStoreInFolder(path: folder)) }
+        let menu = StorePicker.menu(search)
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            FileHandle.standardError.write(Data(menu.utf8))
+            throw fail(StackScopeError.folderNeedsChoice(path: folder))
+        }
+        FileHandle.standardOutput.write(Data(menu.utf8))
+        while true {
+            FileHandle.standardOutput.write(Data(StorePicker.prompt(count: search.stores.count).utf8))
+            switch StorePicker.choice(readLine(), count: search.stores.count) {
+            case let .open(index): return search.stores[index].path
+            case .quit: throw ExitCode.success
+            case let .invalid(message): FileHandle.standardOutput.write(Data("\(message)\n".utf8))
+            }
+        }
     }
 }
 

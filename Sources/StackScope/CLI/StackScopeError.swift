@@ -38,6 +38,10 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case cannotWrite(path: String, reason: String)
     /// `find` on a path that does not exist (or is neither a folder nor a file).
     case notAFolder(path: String)
+    /// `stackscope DIR`: no Core Data store under the folder.
+    case noStoreInFolder(path: String)
+    /// `stackscope DIR` without a terminal to ask on which store to open.
+    case folderNeedsChoice(path: String)
 
     /// A one-line message saying what went wrong and, where it helps, what to do.
     public var description: String {
@@ -76,6 +80,10 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
             return "cannot write \(path): \(reason)"
         case let .notAFolder(path):
             return "no folder or file at \(path) to search"
+        case let .noStoreInFolder(path):
+            return "no Core Data store under \(path) (stackscope find \(path) lists what it looked at)"
+        case let .folderNeedsChoice(path):
+            return "\(path) is a folder: name one of the stores above (stackscope STORE), or run this in a terminal to pick one"
         }
     }
 }
