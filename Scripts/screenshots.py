@@ -91,6 +91,12 @@ SCENES = [
         "sh:sqlite3 '{store}' \"" + GENRE_SQL.format(name="Cli-fi") + "\"", "wait:Genre · 14", "Tab", "Tab", "sleep:0.3"]),
     # The help screen, generated from the keymap.
     ("help", ["{store}"], ["wait:Book · ", "?", "wait:Help", "sleep:0.3"]),
+    # The model view (m): the entities and the selected one's card.
+    ("model-view", ["{store}"], ["wait:Book · ", "m", "wait:Model · 8 entities", "sleep:0.3"]),
+    # The model view's drawing (Tab): Author with its parent above and what it is linked with below.
+    ("model-drawing", ["{store}"], ["wait:Book · ", "m", "wait:Model · 8 entities", "text:Auth", "Tab", "wait:inherits from", "sleep:0.3"]),
+    # The whole model drawn in layers (Tab twice), at Book.
+    ("model-layers", ["{store}"], ["wait:Book · ", "m", "wait:Model · 8 entities", "Tab", "Tab", "wait:drawn in layers", "sleep:0.3"]),
     # Editing (issue 16). The attribute editor refusing a value the model's range does not allow.
     ("edit-refused", ["{store}"], [
         "wait:Book · ", "l l", "e", "wait:Edit Book", "C-u", "text:0", "Enter", "wait:below the minimum 1", "sleep:0.3"]),
@@ -470,6 +476,19 @@ def main():
             steps = [fill(st) for st in steps]
             env = {k: fill(v) for k, v in env.items()}
             print(shoot(opts.binary, name, steps, args, opts.out, env=env))
+        # The demo model drawn by Graphviz from `stackscope model --format dot` (when dot is installed).
+        if not opts.scene or "model-dot" in opts.scene:
+            if shutil.which("dot"):
+                store = os.path.join(store_dir, "model.sqlite")
+                subprocess.run([os.path.abspath(opts.binary), "demo", "create", store, "--size", "40"], check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                dot = subprocess.run([os.path.abspath(opts.binary), "model", store, "--format", "dot"], check=True,
+                                     capture_output=True).stdout
+                out = os.path.join(opts.out, "model-dot.png")
+                subprocess.run(["dot", "-Tpng", "-Gdpi=80", "-o", out], input=dot, check=True)
+                print(out)
+            else:
+                print("model-dot.png skipped: Graphviz's dot is not installed", file=sys.stderr)
     finally:
         shutil.rmtree(store_dir, ignore_errors=True)
 

@@ -16,6 +16,12 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidModel(entity: String, property: String?, reason: String)
     /// A model file could not be read.
     case modelFile(path: String, reason: String)
+    /// A model file could not be written (``XcodeModelWriter``): the path exists, or the file system refused.
+    ///
+    /// ```swift
+    /// catch let CoreStackError.modelNotWritten(path, reason) { print(path, reason) } // "… already exists"
+    /// ```
+    case modelNotWritten(path: String, reason: String)
     /// A key is not a property of the entity (the description quotes at most 60 characters of it).
     case unknownKey(entity: String, key: String)
     /// A value does not fit the property's type.
@@ -94,6 +100,8 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
             return "invalid model: \(entity): \(reason)"
         case let .modelFile(path, reason):
             return "cannot read model \(path): \(reason)"
+        case let .modelNotWritten(path, reason):
+            return "cannot write model \(path): \(reason)"
         case let .unknownKey(entity, key):
             return "\(entity) has no property named \"\(PredicateExcerpt.clip(key, limit: PredicateExcerpt.windowWidth))\""
         case let .typeMismatch(entity, key, expected, got):

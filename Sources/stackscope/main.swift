@@ -38,13 +38,13 @@ struct StackScopeCommand: ParsableCommand {
             Press ? in the browser for its keys.
             """,
         version: CoreStackVersion.string,
-        subcommands: [Browse.self, Info.self, Dump.self, History.self, Migrate.self, Demo.self],
+        subcommands: [Browse.self, Info.self, Dump.self, History.self, Model.self, Find.self, Migrate.self, Demo.self],
         defaultSubcommand: Browse.self
     )
 }
 
 struct BrowseOptions: ParsableArguments {
-    @Argument(help: "The store file (.sqlite). Default: the demo library in the cache folder.")
+    @Argument(help: "The store file (.sqlite), or a folder: its stores are listed to pick one. Default: the demo library in the cache folder.")
     var store: String?
 
     @Option(help: "The model: a .xcdatamodeld bundle or .momd folder (the version matching the store is used), or a single .xcdatamodel or .mom (default: the demo model for demo stores, else the model stored in the store).")
@@ -64,12 +64,22 @@ struct BrowseOptions: ParsableArguments {
                 throw ExitCode.failure
             }
         }
+        func fail(_ error: any Error) -> ExitCode {
+            FileHandle.standardError.write(Data("stackscope: error: \(StackScopeErrorMessage.line(for: error))\n".utf8))
+            return ExitCode.failure
+        }
+        var storePath = store
+        // A folder: the stores find lists under it, and the one to open asked for on the terminal.
+        var isDirectory: ObjCBool = false
+        if let folder = store, FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue {
+            storePath = try pickStore(in: folder, fail: fail)
+        }
         // The demo store is made on first run: not without a terminal to show it in.
-        if store == nil { try requireTerminal() }
+        if storePath == nil { try requireTerminal() }
         let session: BrowserSession
         do {
-            if let store {
-                session = try BrowserSession.open(storePath: store, modelPath: model, readOnly: readOnly)
+            if let storePath {
+                session = try BrowserSession.open(storePath: storePath, modelPath: model, readOnly: readOnly)
             } else {
                 if model != nil { throw ValidationError("--model needs a store: stackscope STORE --model MODEL") }
                 session = try BrowserSession.demo { line in
@@ -79,8 +89,7 @@ struct BrowseOptions: ParsableArguments {
         } catch let error as ValidationError {
             throw error
         } catch {
-            FileHandle.standardError.write(Data("stackscope: error: \(StackScopeErrorMessage.line(for: error))\n".utf8))
-            throw ExitCode.failure
+            throw fail(error)
         }
         do {
             try requireTerminal()
@@ -89,6 +98,32 @@ struct BrowseOptions: ParsableArguments {
             throw error
         }
         BrowserRunner.run(session: session, mouse: !noMouse)
+    }
+
+    /// The store under `folder` to open: listed with numbers and asked for on the terminal (without
+    /// one, the list and an error). `q` or the end of input quits.
+    private func pickStore(in folder: String, fail: (any Error) -> ExitCode) throws -> String {
+        let search: StoreSearch
+        do {
+            search = try StoreFinder().search([folder])
+        } catch {
+            throw fail(error)
+        }
+        guard !search.stores.isEmpty else { throw fail(StackScopeError.noStoreInFolder(path: folder)) }
+        let menu = StorePicker.menu(search)
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            FileHandle.standardError.write(Data(menu.utf8))
+            throw fail(StackScopeError.folderNeedsChoice(path: folder))
+        }
+        FileHandle.standardOutput.write(Data(menu.utf8))
+        while true {
+            FileHandle.standardOutput.write(Data(StorePicker.prompt(count: search.stores.count).utf8))
+            switch StorePicker.choice(readLine(), count: search.stores.count) {
+            case let .open(index): return search.stores[index].path
+            case .quit: throw ExitCode.success
+            case let .invalid(message): FileHandle.standardOutput.write(Data("\(message)\n".utf8))
+            }
+        }
     }
 }
 
@@ -226,6 +261,72 @@ extension StackScopeCommand {
                     FileHandle.standardError.write(Data(text.utf8))
                 }
                 try report { try DemoCommand.create(path: path, size: size, force: force, progress: printer.show) }
+            }
+        }
+    }
+}
+
+extension ModelFormat: ExpressibleByArgument {}
+
+extension StackScopeCommand {
+    struct Model: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draw a store's model (Graphviz DOT, Mermaid), list it as JSON, or write it as an .xcdatamodeld bundle.",
+            discussion: """
+                The model is the one given with --model, else the one the store carries (Z_MODELCACHE), else one \
+                inferred from its tables, as for info. DOT and Mermaid go to standard output unless -o is given; \
+                the bundle goes to -o PATH (a .xcdatamodeld path, or a folder to put STORE.xcdatamodeld in), \
+                else to STORE.xcdatamodeld in the current folder. An existing bundle is never replaced.
+                """)
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: "What to produce: \(ModelFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var format: ModelFormat
+
+        @Option(name: [.short, .customLong("output")], help: "Write to this path instead of standard output (for xcdatamodeld: the bundle's path).")
+        var output: String?
+
+        func run() throws {
+            try report {
+                let result = try ModelCommand.run(
+                    storePath: options.store, modelPath: options.model, format: format, outputPath: output)
+                for warning in result.warnings {
+                    FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
+                }
+                return result.output
+            }
+        }
+    }
+}
+
+extension StackScopeCommand {
+    struct Find: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find Core Data and SwiftData stores under folders (read-only).",
+            discussion: """
+                A file is a store when it is an SQLite database with Core Data's Z_PRIMARYKEY and Z_METADATA \
+                tables, whatever its name. Each store is listed with its size, last change, framework version, \
+                where its model comes from (stored in the store, or inferred from its tables), entity and object \
+                counts, persistent history, and the size of a -wal file beside it. Folders that cannot be read are \
+                skipped and counted; links are followed, each folder searched once. With no folder: on macOS the \
+                simulators' devices and ~/Library application data, elsewhere the current folder.
+                """)
+
+        @Argument(help: "Folders to search (default: see above).")
+        var folders: [String] = []
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func run() throws {
+            try report {
+                let fm = FileManager.default
+                let roots = folders.isEmpty
+                    ? StoreFinder.defaultFolders(home: fm.homeDirectoryForCurrentUser.path, currentDirectory: ".")
+                    : folders
+                let search = try StoreFinder().search(roots)
+                return json ? FindCommand.renderJSON(search) : FindCommand.renderText(search)
             }
         }
     }

@@ -120,6 +120,71 @@ extension App {
             s.modals[s.modals.count - 1] = .confirm(c)
             return []
 
+        case var .model(m):
+            let height = modelListHeight(s)
+            switch key {
+            case .escape, .ctrl("c"):
+                s.modals.removeLast()
+                return []
+            case .char("q") where m.filter.chars.isEmpty:
+                s.modals.removeLast()
+                return []
+            case .enter:
+                guard let name = m.selectedEntity else { return [] }
+                s.modals.removeLast()
+                return execute(&s, "entity \(name)")
+            case .tab:
+                // Card → the selected entity among its neighbours (only they listed) → the whole
+                // model drawn, at the selected entity's box → card.
+                let selected = m.selectedEntity
+                if m.showsWholeModel {
+                    m.showsWholeModel = false
+                } else if m.focus == nil {
+                    m.focus = selected
+                } else {
+                    m.focus = nil
+                    m.showsWholeModel = true
+                }
+                m.filter = LineEditor()
+                m.scroll = ScrollState(selection: m.visibleEntities.firstIndex { $0.name == selected } ?? 0)
+                m.cardOffset = 0
+                m.column = 0
+                m.scrollToSelectedBox()
+            case .left where (m.focus != nil || m.showsWholeModel) && m.filter.chars.isEmpty:
+                m.column = max(0, m.column - 8)
+            case .right where (m.focus != nil || m.showsWholeModel) && m.filter.chars.isEmpty:
+                let widest = m.selectedEntity.map { m.panel(for: $0).map(\.count).max() ?? 0 } ?? 0
+                m.column = min(max(0, widest - 8), m.column + 8)
+            case .down, .ctrl("n"):
+                m.scroll.selection += 1
+                m.cardOffset = 0
+                m.column = 0
+            case .up, .ctrl("p"):
+                m.scroll.selection -= 1
+                m.cardOffset = 0
+                m.column = 0
+            case .home: m.scroll.selection = 0
+            case .end: m.scroll.selection = max(0, m.visibleEntities.count - 1)
+            case .pageDown: m.cardOffset += max(1, height - 2)
+            case .pageUp: m.cardOffset = max(0, m.cardOffset - max(1, height - 2))
+            default:
+                if m.filter.handle(key) {
+                    m.scroll = ScrollState()
+                    m.cardOffset = 0
+                    m.column = 0
+                }
+            }
+            let before = m.selectedEntity
+            m.scroll.clamp(count: m.visibleEntities.count, height: height)
+            if m.showsWholeModel, key != .pageUp, key != .pageDown, key != .left, key != .right {
+                // A new entity selected (or the same after clamping): its box in view.
+                if m.selectedEntity != nil || before != nil { m.scrollToSelectedBox() }
+            }
+            let cardLines = m.selectedEntity.map { m.panel(for: $0).count } ?? 0
+            m.cardOffset = min(m.cardOffset, max(0, cardLines - (m.showsWholeModel ? 1 : height)))
+            s.modals[s.modals.count - 1] = .model(m)
+            return []
+
         case var .editor(e):
             if key == .ctrl("o"), e.field.isMultiLine {
                 _ = e.line.handle(.char("\n"))
@@ -152,6 +217,9 @@ extension App {
             }
         }
     }
+
+    /// Rows of the model view's entity list (and of its card) on a screen of the state's size.
+    static func modelListHeight(_ s: AppState) -> Int { max(1, s.size.height - 8) }
 
     static func predicateError(_ error: any Error) -> (String, Int?) {
         if case let CoreStackError.predicateSyntax(message, column, _) = error {

@@ -255,6 +255,8 @@ extension App {
         case .help:
             s.modals.append(.help(HelpState()))
             return []
+        case .model:
+            return [.edit(.showModel)]
         case .commandLine:
             s.modals.append(.commandLine(CommandLineState()))
             return []

@@ -162,4 +162,6 @@ public enum EditCommand: Sendable, Hashable {
     case reseed
     /// Show the store's persistent history (the last transactions, newest last).
     case history
+    /// Show the model view of the model the store was opened with.
+    case showModel
 }

@@ -54,6 +54,7 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
     case contexts = "contexts"
     case moveUp = "move.up"
     case moveDown = "move.down"
+    case model = "model"
 }
 
 /// Where a binding applies: a pane, a modal, or everywhere.
@@ -146,6 +147,7 @@ public enum Keymap {
         Binding([.escape], .back, .global, "Back along the breadcrumb", footer: "back", group: "Navigation"),
         // Global actions.
         Binding([.char("?")], .help, .global, "Help: every key and : command, searchable", footer: "help"),
+        Binding([.char("m")], .model, .global, "Model view: entities, their attributes and relationships; type to jump, Tab draws one with its neighbours, then the whole model in layers; Enter opens"),
         Binding([.char(":")], .commandLine, .global, "Command line (Tab completes)", footer: "cmd"),
         Binding([.char("q")], .quit, .global, "Quit (asks first when changes are unsaved)", footer: "quit"),
         Binding([.ctrl("c")], .forceQuit, .global, "Quit at once"),

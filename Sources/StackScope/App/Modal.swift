@@ -17,6 +17,8 @@ public enum Modal: Sendable {
     case confirm(ConfirmState)
     /// The attribute editor.
     case editor(EditorState)
+    /// The model view: entities, their properties and relationships (``ModelViewState``).
+    case model(ModelViewState)
 }
 
 /// The `:` command line.

@@ -278,6 +278,8 @@ extension BrowserProgram {
             reseed()
         case .history:
             dispatch(.showModal(.confirm(try historyReport())))
+        case .showModel:
+            dispatch(.showModal(.model(ModelViewState(graph: ModelGraph(model: session.model)))))
         }
     }
 
@@ -553,7 +555,7 @@ extension EditCommand {
     /// Whether the command changes a context or the store (refused on a read-only store).
     var writes: Bool {
         switch self {
-        case .switchContext, .newContext, .mergePolicy, .previewDiscard, .discard, .history: false
+        case .switchContext, .newContext, .mergePolicy, .previewDiscard, .discard, .history, .showModel: false
         default: true
         }
     }

@@ -34,6 +34,14 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     /// `migrate --model` names a model with no version matching the store and no entity in common
     /// with the model the store carries: migrating to it would drop every entity the store holds.
     case unrelatedModel(model: String, storeEntities: [String], modelEntities: [String])
+    /// An output file (`model -o PATH`) that cannot be written; `reason` is the system's.
+    case cannotWrite(path: String, reason: String)
+    /// `find` on a path that does not exist (or is neither a folder nor a file).
+    case notAFolder(path: String)
+    /// `stackscope DIR`: no Core Data store under the folder.
+    case noStoreInFolder(path: String)
+    /// `stackscope DIR` without a terminal to ask on which store to open.
+    case folderNeedsChoice(path: String)
 
     /// A one-line message saying what went wrong and, where it helps, what to do.
     public var description: String {
@@ -68,6 +76,14 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(model) is not a version of the store's model: no entity in common (store: "
                 + "\(storeEntities.joined(separator: ", ")); \(model): \(modelEntities.joined(separator: ", "))); "
                 + "migrating to it would remove every entity of the store. Nothing was changed; check the --model path"
+        case let .cannotWrite(path, reason):
+            return "cannot write \(path): \(reason)"
+        case let .notAFolder(path):
+            return "no folder or file at \(path) to search"
+        case let .noStoreInFolder(path):
+            return "no Core Data store under \(path) (stackscope find \(path) lists what it looked at)"
+        case let .folderNeedsChoice(path):
+            return "\(path) is a folder: name one of the stores above (stackscope STORE), or run this in a terminal to pick one"
         }
     }
 }

@@ -90,6 +90,56 @@ extension App {
             if c.lines.count > room { keys += " · ↑↓ scroll (\(c.scroll.offset + 1)–\(min(c.lines.count, c.scroll.offset + room)) of \(c.lines.count))" }
             b.put(keys, x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .bold)
             return nil
+        case let .model(m):
+            let r = centered(l.size, width: l.size.width - 4, height: l.size.height - 4)
+            b.fill(r)
+            let title = m.focus.map { "Model · \($0) and its neighbours" }
+                ?? "Model · \(m.graph.entities.count) entities\(m.showsWholeModel ? " drawn in layers" : "")"
+            b.box(r, title: title, style: Style(fg: .cyan, bold: true), titleStyle: Style(fg: .cyan, bold: true))
+            let inner = r.inset(1)
+            b.put("jump to: " + m.filter.text, x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .bold)
+            let rows = m.visibleEntities
+            let listWidth = min(max(20, (rows.map { DisplayWidth.of($0.name) + 2 * $0.depth }.max() ?? 0) + 4), inner.width / 3)
+            let height = modelListHeight(s)
+            for row in 0..<max(0, min(height, inner.height - 3)) {
+                let i = m.scroll.offset + row
+                guard rows.indices.contains(i) else { break }
+                let selected = i == m.scroll.selection
+                let style = selected ? Style(reverse: true) : Style.plain
+                let y = inner.y + 2 + row
+                if selected { b.fill(Rect(x: inner.x, y: y, width: listWidth, height: 1), style: style) }
+                let text = String(repeating: "  ", count: rows[i].depth) + rows[i].name
+                b.put(text, x: inner.x + 1, y: y, maxWidth: listWidth - 2, style: style.with(bold: true))
+            }
+            if rows.isEmpty {
+                b.put("No entity matches", x: inner.x + 1, y: inner.y + 2, maxWidth: listWidth - 2, style: .dim)
+            }
+            let cardX = inner.x + listWidth + 1
+            let card = m.selectedEntity.map { m.panel(for: $0) } ?? []
+            for (i, line) in card.dropFirst(m.cardOffset).prefix(max(0, min(height, inner.height - 3))).enumerated() {
+                let isHeading = m.focus == nil && !m.showsWholeModel && i + m.cardOffset == 0
+                b.put(String(line.dropFirst(m.column)), x: cardX, y: inner.y + 2 + i, maxWidth: max(0, inner.maxX - cardX - 1), style: isHeading ? Style(fg: .blue, bold: true) : .plain)
+            }
+            // In the whole drawing, the selected entity's title in reverse video.
+            if m.showsWholeModel, let name = m.selectedEntity, let box = m.drawing?.boxes[name] {
+                let row = box.y + 1 - m.cardOffset
+                let col = box.x + 2 - m.column
+                let room = max(0, min(height, inner.height - 3))
+                if row >= 0, row < room, col >= 0 {
+                    let x = cardX + col
+                    if x < inner.maxX - 1 {
+                        b.put(DisplayWidth.pad(card.indices.contains(box.y + 1) ? String(card[box.y + 1].dropFirst(box.x + 2).prefix(box.width - 4)) : name, to: box.width - 4),
+                              x: x, y: inner.y + 2 + row, maxWidth: max(0, inner.maxX - 1 - x), style: Style(reverse: true))
+                    }
+                }
+            }
+            let keys = m.showsWholeModel
+                ? "type to jump · ↑↓ entity · PgUp/PgDn ←→ scroll · → to-one ⇉ to-many △ parent · Tab card · Enter opens · Esc closes"
+                : m.focus == nil
+                ? "type to jump · ↑↓ entity · PgUp/PgDn card · Tab draw with neighbours · Enter opens · Esc closes"
+                : "↑↓ entity · PgUp/PgDn ←→ scroll the drawing · Tab whole model · Enter opens · Esc closes"
+            b.put(keys, x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
+            return (min(inner.maxX - 1, inner.x + 10 + m.filter.cursorColumn), inner.y)
         case let .editor(e):
             let r = centered(l.size, width: min(l.size.width - 4, 90), height: 8)
             b.fill(r)

@@ -4,6 +4,10 @@ import TestSupportKit
 import StackScope
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Paths and helpers shared by the StackScope tests.
 enum TestSupport {
     /// The repository root, found from this source file's path.
@@ -38,6 +42,25 @@ enum TestSupport {
             hash = hash &* 0x0000_0100_0000_01B3
         }
         return hash
+    }
+
+    /// Every entry under `root` (links not followed), one line each with its type, size and, for a
+    /// regular file, a checksum of its bytes: equal snapshots mean nothing was added, removed or changed.
+    static func folderSnapshot(_ root: URL) throws -> [String] {
+        var lines: [String] = []
+        var pending = [root.path]
+        while let folder = pending.popLast() {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() {
+                let path = folder + "/" + name
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                let type = info.st_mode & S_IFMT
+                if type == S_IFDIR { pending.append(path) }
+                let sum = type == S_IFREG ? String(try checksum(URL(fileURLWithPath: path))) : "-"
+                lines.append("\(path) \(type) \(info.st_size) \(sum)")
+            }
+        }
+        return lines.sorted()
     }
 
     /// Parses JSON text.
