@@ -11,6 +11,8 @@ final class Orchestrator {
         var stackscope: String?
         var folder: URL
         var keep = false
+        /// CPU burners (default: one a core).
+        var burners = max(1, ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// A process this run started.
@@ -65,7 +67,10 @@ final class Orchestrator {
         try? fm.createDirectory(at: options.folder, withIntermediateDirectories: true)
         let watch = SideFileWatch(prefix: options.folder.resolvingSymlinksInPath().path)
         watch.start()
-        let burner = spawn(name: "burner", role: "burn", arguments: ["burn", String(options.seconds + 120)], in: options.folder)
+        // One burner a core: a process preempted half way through opening a store is what the races need.
+        let burners = (0..<options.burners).compactMap { i in
+            spawn(name: "burner-\(i)", role: "burn", arguments: ["burn", String(options.seconds + 120)], in: options.folder)
+        }
         let end = Date().addingTimeInterval(options.seconds)
         say("corestack-torture: seed \(options.seed), \(options.seconds) s, rounds of \(options.roundSeconds) s, "
             + "browsers \(tmux == nil ? "off (no stackscope or tmux)" : "on"), sqlite3 \(sqlite3 ?? "missing")")
@@ -78,7 +83,7 @@ final class Orchestrator {
             say("round \(counts.rounds): \(failures.count == before ? "ok" : "FAILED (\(failures.count - before))")")
 
         } while Date() < end && failures.isEmpty
-        burner?.process.kill()
+        for burner in burners { burner.process.kill() }
         watch.stop()
         say("corestack-torture: \(counts.rounds) rounds, \(counts.processes) processes (\(counts.openers) short-lived openers, "
             + "\(counts.browsers) browsers), \(counts.commits) acknowledged commits, \(counts.kills) kill -9, "
@@ -171,8 +176,8 @@ final class Orchestrator {
             (Double(random.below(1_000)) / 1_000 * options.roundSeconds / 2, i < 3 ? startWriter : startReader)
         }
         pending.sort { $0.at < $1.at }
-        startOpeners(6)
-        startBrowsers(2)
+        startOpeners(8)
+        startBrowsers(3)
 
         let end = Date().addingTimeInterval(options.roundSeconds)
         while Date() < end {

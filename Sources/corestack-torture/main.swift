@@ -6,13 +6,14 @@
 // openers (a read-only store, a PersistentStoreManager, `stackscope info` and `dump`), and
 // `stackscope` browsers in tmux, started two at a time; during the round more openers and
 // browsers start in bursts, and writers, readers, openers and browsers are killed with SIGKILL at
-// random moments (a killed writer is replaced), with a CPU burner running to widen races. At the
+// random moments (a killed writer is replaced), with CPU burners (one a core) running to widen races. At the
 // end every surviving writer and reader checks that it sees every acknowledged commit through
 // the stack it kept open, and a fresh `sqlite3` checks that the file holds every acknowledged
 // commit and passes `integrity_check`. All the while, every process's open files are watched
 // for a deleted `-wal` or `-shm` (/proc/PID/fd). The schedule comes from the seed.
 //
-//   corestack-torture run [--seed N] [--seconds S] [--round-seconds S] [--stackscope PATH] [--folder DIR] [--keep]
+//   corestack-torture run [--seed N] [--seconds S] [--round-seconds S] [--stackscope PATH] [--folder DIR]
+//                         [--burners N] [--keep]
 //
 // Exit status 0 when nothing failed, 1 with each failure printed, 64 for a usage error.
 // The other verbs are the roles the run starts this executable in (Worker.swift).
@@ -23,7 +24,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
-        usage: corestack-torture run [--seed N] [--seconds S] [--round-seconds S] [--stackscope PATH] [--folder DIR] [--keep]
+        usage: corestack-torture run [--seed N] [--seconds S] [--round-seconds S] [--stackscope PATH] [--folder DIR]
+                                     [--burners N] [--keep]
 
         """.utf8))
     exit(64)
@@ -54,6 +56,7 @@ case "run":
         case "--round-seconds": guard let n = Double(value), n > 0 else { usage() }; options.roundSeconds = n
         case "--stackscope": options.stackscope = URL(fileURLWithPath: value).standardizedFileURL.path
         case "--folder": options.folder = URL(fileURLWithPath: value, isDirectory: true)
+        case "--burners": guard let n = Int(value), n >= 0 else { usage() }; options.burners = n
         default: usage()
         }
     }

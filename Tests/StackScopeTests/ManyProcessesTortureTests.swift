@@ -22,7 +22,7 @@ struct ManyProcessesTortureTests {
         let folder = try TestSupport.temporaryDirectory().appendingPathComponent("torture", isDirectory: true)
         let result = try StackScopeBinary.run(
             executable: torture.path,
-            ["run", "--seed", "7", "--seconds", "10", "--stackscope", stackscope.path, "--folder", folder.path])
+            ["run", "--seed", "7", "--seconds", "10", "--burners", "1", "--stackscope", stackscope.path, "--folder", folder.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("no acknowledged commit lost or hidden, no deleted side file held"), "\(result.stdout)")
         // The run did the work it reports on.
