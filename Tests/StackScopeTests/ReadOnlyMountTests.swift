@@ -54,4 +54,26 @@ struct ReadOnlyMountTests {
         #expect(dump.status == 0, "\(dump.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [url.lastPathComponent])
     }
+
+    @Test("a store with a -wal and a -shm left beside it (copied from a device, or a crashed app) on a read-only file system opens from a snapshot: a -shm that cannot be written cannot be SQLite's index")
+    func storeWithSideFilesOnReadOnlyFileSystem() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let source = TestSupport.fixture("stores/wibosco-CoreDataMigration-Example/CoreDataMigration_Example_WAL.sqlite")
+        let url = folder.appendingPathComponent(source.lastPathComponent)
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: source.path + suffix, toPath: url.path + suffix) }
+        // SQLite's read-only connection makes the -shm and leaves it.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = ["-readonly", url.path, "SELECT count(*) FROM Z_PRIMARYKEY"]
+        shell.standardOutput = FileHandle.nullDevice
+        try shell.run()
+        shell.waitUntilExit()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files == [url.lastPathComponent, url.lastPathComponent + "-shm", url.lastPathComponent + "-wal"])
+        let model = TestSupport.fixture("models/wibosco-CoreDataMigration-Example/CoreDataMigration_Example.xcdatamodeld").path
+        let result = try Self.runReadOnly(folder, ["info", url.path, "--model", model])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Access:            read-only snapshot"), "\(result.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == files)
+    }
 }

@@ -96,16 +96,19 @@ enum SQLiteConnectionFiles {
         let fm = FileManager.default
         let folder = (path as NSString).deletingLastPathComponent
         let walSize = ((try? fm.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.intValue
+        let writable = access(folder.isEmpty ? "." : folder, W_OK) == 0 && access(path, W_OK) == 0
+        let shm = fm.fileExists(atPath: path + "-shm")
         // Side files in use, or left by a process that crashed: SQLite's read-only connection shares
-        // them with whoever uses them, and leaves them as they are.
-        if fm.fileExists(atPath: path + "-shm") || fm.fileExists(atPath: path + "-journal") {
+        // them with whoever uses them, and leaves them as they are. A -shm that cannot be written
+        // (a read-only folder or file system) cannot serve as the WAL index: the store is read
+        // without it, from a snapshot of the store and its -wal, or immutable when the -wal is empty.
+        if fm.fileExists(atPath: path + "-journal") || (shm && writable && access(path + "-shm", W_OK) == 0) {
             return Target(access: .readOnly, connectionPath: path)
         }
         if let walSize, walSize > 0 {
             return beforeWriting ? Target(access: .readOnly, connectionPath: path) : try snapshot(path)
         }
-        let writable = access(folder.isEmpty ? "." : folder, W_OK) == 0 && access(path, W_OK) == 0
-        if writable {
+        if writable && !shm {
             return Target(access: .queryOnly, connectionPath: path)
         }
         if sqlite3_compileoption_used("USE_URI") != 0 {
