@@ -174,7 +174,7 @@ struct SQLiteSchema: Sendable {
         for e in root.selfAndDescendants {
             var declared: [Pending] = []
             for a in e.attributes where !a.isTransient {
-                declared.append(Pending(base: Self.columnName(a.name), type: a.type.sqlColumnType, owner: e, property: a.name, isToOne: false))
+                declared.append(Pending(base: a.rawColumn ?? Self.columnName(a.name), type: a.type.sqlColumnType, owner: e, property: a.name, isToOne: false))
             }
             for r in e.relationships where !r.isTransient && !r.isToMany {
                 guard let dest = e.destinationEntity(ofRelationship: r.name) else { continue }
