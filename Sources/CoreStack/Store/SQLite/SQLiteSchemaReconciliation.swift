@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+
+/// Compares a model's layout with a store file's tables for reading: each column of an entity
+/// table that the model does not place becomes a raw attribute of the table's root entity
+/// (``AttributeDescription/rawColumn``, typed by the column's declared type), and each table is
+/// sorted into the model's, Core Data's own, or unexplained (``SQLiteStoreSchemaReport``).
+///
+/// Core Data's own tables: `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`; the tables of its
+/// internal entities (`Z_PRIMARYKEY` numbers 16000 and up, table `A<NAME>`), among them persistent
+/// history (`ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING`) and CloudKit mirroring
+/// (`ANSCKRECORDMETADATA`, every `ANSCK…`); `Y_UBKVS…` (ubiquitous key-value store); R-tree
+/// virtual tables (`CREATE VIRTUAL TABLE … USING rtree`, and every `Z_RT_…` table) with their shadow
+/// tables (`<table>_node`, `_rowid`, `_parent`); SQLite's `sqlite_…` tables are not listed at all.
+///
+/// ```swift
+/// let result = try SQLiteSchemaReconciliation.reconcile(model, db, path: path)
+/// result.model   // the model plus raw attributes
+/// result.report  // what was not understood
+/// ```
+enum SQLiteSchemaReconciliation {
+    struct Result {
+        var model: ManagedObjectModel
+        var report: SQLiteStoreSchemaReport
+    }
+
+    /// Core Data's fixed table names.
+    static let bookkeepingTables: Set<String> = [
+        "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE", "ATRANSACTION", "ACHANGE", "ATRANSACTIONSTRING",
+    ]
+
+    /// Core Data's table name prefixes (CloudKit mirroring, the ubiquitous key-value store, R-tree indexes).
+    static let ownPrefixes = ["ANSCK", "Y_UBKVS", "Z_RT_"]
+
+    static func reconcile(_ model: ManagedObjectModel, _ db: Database, path: String) throws -> Result {
+        let structure = try SQLiteStore.inspect(db, path: path).structure
+        var schema = SQLiteSchema(model: model, storeNumbers: SQLiteSchema.storeNumbers(of: model, in: structure))
+        schema.adoptJoinTableNames(from: structure)
+
+        // R-tree virtual tables and their shadow tables.
+        var rtree: Set<String> = []
+        for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'") {
+            guard let name = row["name"] as String?, let sql = (row["sql"] as String?)?.uppercased() else { continue }
+            if sql.contains("VIRTUAL TABLE"), sql.contains("RTREE") { rtree.insert(name) }
+        }
+        func isShadow(_ name: String) -> Bool {
+            ["_node", "_rowid", "_parent"].contains { suffix in
+                name.hasSuffix(suffix) && rtree.contains(String(name.dropLast(suffix.count)))
+            }
+        }
+        let internalEntityTables = Set(structure.entities.filter { $0.number >= 16000 }.map { "A" + $0.name.uppercased() })
+        func isCoreDataTable(_ name: String) -> Bool {
+            bookkeepingTables.contains(name) || internalEntityTables.contains(name) || rtree.contains(name) || isShadow(name)
+                || ownPrefixes.contains { name.hasPrefix($0) }
+        }
+
+        // Columns of the model's entity tables that the layout does not have.
+        var rootsByTable: [String: EntityDescription] = [:]
+        for e in model.entities where e.superentity == nil {
+            if let m = try? schema.mapping(for: e) { rootsByTable[m.table] = e }
+        }
+        var raw: [String: [AttributeDescription]] = [:]
+        var rawColumns: [String] = []
+        var unreadable: [String] = []
+        for table in schema.entityTables {
+            guard let root = rootsByTable[table.name], structure.tables[table.name] != nil else { continue }
+            // Columns already read raw by this model.
+            for e in root.selfAndDescendants {
+                for a in e.attributes { if let c = a.rawColumn { rawColumns.append("\(table.name).\(c)") } }
+            }
+            let known = table.columnNames
+            var taken = Set(root.selfAndDescendants.flatMap(\.propertyNames))
+            for column in try db.columns(in: table.name) where !known.contains(column.name) {
+                guard isPlainIdentifier(column.name) else {
+                    unreadable.append("\(table.name).\(column.name)")
+                    continue
+                }
+                var name = column.name
+                while !taken.insert(name).inserted { name += "_raw" }
+                var attribute = AttributeDescription(name, rawType(column.type))
+                attribute.rawColumn = column.name
+                raw[root.name, default: []].append(attribute)
+                rawColumns.append("\(table.name).\(column.name)")
+            }
+        }
+
+        // Tables.
+        let modelTables = Set(schema.entityTables.map(\.name) + schema.joinTables.map(\.table.name))
+        var own: [String] = []
+        var unexplained: [String] = []
+        for name in structure.tables.keys.sorted() where !modelTables.contains(name) {
+            if isCoreDataTable(name) { own.append(name) } else { unexplained.append(name) }
+        }
+        let report = SQLiteStoreSchemaReport(
+            rawColumns: rawColumns, unreadableColumns: unreadable, unexplainedTables: unexplained, coreDataTables: own)
+        return Result(model: raw.isEmpty ? model : try adding(raw, to: model), report: report)
+    }
+
+    /// Whether `name` can be written in SQL as it is (letters, digits and `_`, not starting with a digit).
+    static func isPlainIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }
+    }
+
+    /// A raw attribute's type from the column's declared type (`INTEGER` → Integer 64, `FLOAT`,
+    /// `REAL`, `DOUBLE` → Double, `TIMESTAMP` → Date, `DECIMAL` → Decimal, `VARCHAR`, `TEXT` →
+    /// String, anything else → Binary Data).
+    static func rawType(_ declared: String) -> AttributeType {
+        let t = declared.uppercased()
+        if t.hasPrefix("INTEGER") || t == "INT" { return .integer64 }
+        if t.hasPrefix("FLOAT") || t.hasPrefix("REAL") || t.hasPrefix("DOUBLE") { return .double }
+        if t.hasPrefix("TIMESTAMP") { return .date }
+        if t.hasPrefix("DECIMAL") { return .decimal }
+        if t.hasPrefix("VARCHAR") || t.hasPrefix("TEXT") { return .string }
+        return .binaryData
+    }
+
+    /// `model` with `raw` attributes added to the entities they name (by entity name).
+    static func adding(_ raw: [String: [AttributeDescription]], to model: ManagedObjectModel) throws -> ManagedObjectModel {
+        let entities = model.entities.map { e in
+            EntityDescription(
+                name: e.name, superentityName: e.superentityName, isAbstract: e.isAbstract,
+                attributes: e.attributes + (raw[e.name] ?? []), relationships: e.relationships,
+                uniquenessConstraints: e.uniquenessConstraints, fetchIndexes: e.fetchIndexes,
+                managedObjectClass: e.managedObjectClass, representedClassName: e.representedClassName,
+                renamingIdentifier: e.renamingIdentifier, versionHashModifier: e.versionHashModifier, userInfo: e.userInfo,
+                fetchedProperties: e.fetchedProperties, compositeAttributes: e.compositeAttributes,
+                unimplementedElements: e.unimplementedElements)
+        }
+        return try ManagedObjectModel(
+            entities: entities, versionName: model.versionName, versionIdentifiers: model.versionIdentifiers,
+            fetchRequestTemplates: model.fetchRequestTemplates.values.sorted { $0.name < $1.name },
+            configurations: model.configurations, origin: model.origin)
+    }
+}
