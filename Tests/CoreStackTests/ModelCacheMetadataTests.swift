@@ -165,6 +165,25 @@ struct ModelCacheMetadataTests {
         #expect(model.entities.allSatisfy { $0.unimplementedElements.isEmpty })
     }
 
+    @Test("a cache whose model is inconsistent (an inverse that does not exist) is refused with an error naming the entity and the relationship")
+    func inconsistentModelNamesTheElement() throws {
+        var b = CoreDataArchiveBuilder()
+        let root = b.reserve()
+        let album = b.reserve()
+        let assets = b.object("NSRelationshipDescription", [
+            ("NSPropertyName", b.string("assets")), ("_NSDestinationEntityName", b.string("Album")),
+            ("_NSInverseRelationshipName", b.string("nope")), ("NSMaxCount", .integer(0)), ("_P", .integer(243)),
+        ])
+        b.entity("Album", at: album, properties: [("assets", assets)])
+        let data = b.archive(entities: [("Album", album)], root: root)
+        #expect {
+            _ = try ManagedObjectModel(archivedModel: data)
+        } throws: { error in
+            guard case let CoreStackError.invalidModel(entity, property, reason) = error else { return false }
+            return entity == "Album" && property == "assets" && reason.contains("\"nope\"")
+        }
+    }
+
     /// Metadata as Apple writes it (no CoreStack version name).
     static func applePlist() throws -> Data {
         try PropertyListSerialization.data(

@@ -36,6 +36,11 @@ public struct StoreInfo: Sendable, Equatable {
     public var entities: [Entity]
     /// Each entity's attributes and relationships, in model order (`info --schema`).
     public var schemas: [EntitySchema] = []
+    /// One line saying what the store holds that the model does not explain (columns read raw,
+    /// tables not read), nil when everything was understood.
+    public var notUnderstood: String?
+    /// Tables that are neither the model's nor Core Data's own (not read).
+    public var unexplainedTables: [String] = []
 }
 
 /// `stackscope info STORE [--model MODEL] [--schema] [--json]`.
@@ -63,7 +68,8 @@ public enum InfoCommand {
             path: storePath, storeUUID: session.metadata.storeUUID, storeType: session.metadata.storeType,
             frameworkVersion: session.metadata.frameworkVersion, coreStackVersion: CoreStackVersion.string,
             modelVersion: session.modelVersion, modelSource: session.modelSource, warnings: session.warnings,
-            entities: entities, schemas: session.model.entities.map(EntitySchema.init))
+            entities: entities, schemas: session.model.entities.map(EntitySchema.init),
+            notUnderstood: session.notUnderstood, unexplainedTables: session.schemaReport?.unexplainedTables ?? [])
     }
 
     /// The command's output: JSON or text, ending with a newline; with `schema`, each entity's
@@ -85,6 +91,8 @@ public enum InfoCommand {
             ("coreStackVersion", .string(info.coreStackVersion)),
             ("modelVersion", .string(info.modelVersion)),
             ("model", .string(info.modelSource)),
+            ("notUnderstood", info.notUnderstood.map { .string($0) } ?? .null),
+            ("unexplainedTables", .array(info.unexplainedTables.map { .string($0) })),
             (
                 "entities",
                 .array(
@@ -112,8 +120,9 @@ public enum InfoCommand {
             "Framework version: \(info.frameworkVersion.map(String.init) ?? "unknown") (read by CoreStack \(info.coreStackVersion))",
             "Model version:     \(info.modelVersion)",
             "Model:             \(info.modelSource)",
-            "",
         ]
+        if let line = info.notUnderstood { lines.append("Not understood:    \(line)") }
+        lines.append("")
         let rows = info.entities.map { e in
             [e.name + (e.isAbstract ? " (abstract)" : ""), String(e.count), e.superentity ?? "—"]
         }
