@@ -150,4 +150,47 @@ struct ForeignSchemaInferenceTests {
         let own = try #require(try SQLiteStore.storedModel(at: plain))
         #expect(try SQLiteStore.readingModel(for: own, at: plain) === own)
     }
+
+    @Test("a model cache with entities the store does not hold (a store of one configuration): they are left out of the reading model, with the relationships to them, and reported")
+    func entitiesNotInStoreAreLeftOut() throws {
+        let folder = try Fixtures.temporaryFolder()
+        let url = folder.appendingPathComponent("Local.sqlite")
+        let local = try ManagedObjectModel {
+            EntityDescription("Album") { AttributeDescription("name", .string) }
+        }
+        let full = try ManagedObjectModel {
+            EntityDescription("Album") {
+                AttributeDescription("name", .string)
+                RelationshipDescription("ghosts", destination: "Ghost", inverse: "album", toMany: true)
+            }
+            EntityDescription("Ghost") {
+                AttributeDescription("name", .string)
+                RelationshipDescription("album", destination: "Album", inverse: "ghosts")
+            }
+        }
+        let created = try SQLiteStore(url: url, model: local)
+        created.close()
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO ZALBUM (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'a'), (2, 1, 1, 'b')")
+            try db.execute(sql: "UPDATE Z_MODELCACHE SET Z_CONTENT = ?", arguments: [try full.archivedModelCache()])
+            try db.execute(sql: "UPDATE Z_METADATA SET Z_PLIST = ?", arguments: [try ModelCacheMetadataTests.applePlist()])
+        }
+        try queue.close()
+        let stored = try #require(try SQLiteStore.storedModel(at: url))
+        #expect(throws: CoreStackError.self) { try SQLiteStore(url: url, model: stored, readOnly: true) }
+        let report = try SQLiteStore.schemaReport(model: stored, at: url)
+        #expect(report.entitiesNotInStore == ["Ghost"])
+        #expect(report.summary == "1 entity of the model not in the store (Ghost)")
+        let reading = try SQLiteStore.readingModel(for: stored, at: url)
+        #expect(reading.entities.map(\.name) == ["Album"])
+        #expect(reading.entity(named: "Album")?.relationship(named: "ghosts") == nil)
+        let store = try SQLiteStore(url: url, model: reading, readOnly: true)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: reading)
+        try coordinator.addPersistentStore(store)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        #expect(try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Album")) } == 2)
+        try coordinator.remove(store)
+        store.close()
+    }
 }

@@ -72,4 +72,21 @@ struct NotUnderstoodTests {
         #expect(session.warnings.first?.contains("Author") == true)
         session.close()
     }
+
+    @Test("a model cache with an entity the store does not hold opens without it, with a warning naming it, and the same counts")
+    func cacheWithAnEntityTheStoreLacks() throws {
+        let url = try StoreOwnModelTests.copy(["bnr-CoreDataStack/TestModel.sqlite"])
+        let own = try #require(try SQLiteStore.storedModel(at: url))
+        let ghost = EntityDescription("Ghost") { AttributeDescription("name", .string) }
+        let larger = try ManagedObjectModel(entities: own.entities + [ghost])
+        let hex = try larger.archivedModelCache().map { String(format: "%02X", $0) }.joined()
+        _ = try StoreOwnModelTests.sqlite3("UPDATE Z_MODELCACHE SET Z_CONTENT = x'\(hex)';", url, readOnly: false)
+        let session = try StoreSession.open(storePath: url.path, modelPath: nil)
+        #expect(session.modelSource == "stored in the store (Z_MODELCACHE)")
+        #expect(session.warnings == ["opened with the model stored in the file, without the entities the store does not hold (Ghost)"])
+        #expect(session.model.entity(named: "Ghost") == nil)
+        session.close()
+        let info = try InfoCommand.info(storePath: url.path)
+        #expect(Dictionary(uniqueKeysWithValues: info.entities.map { ($0.name, $0.count) }) == (try StoreOwnModelTests.sqliteCounts(url)))
+    }
 }

@@ -131,6 +131,8 @@ public final class StoreSession {
         var warnings: [String] = []
         if own.store.model.origin == .inferredFromSchema {
             warnings.append("opened with a \(own.note)")
+        } else if own.note != "model stored in the file" {
+            warnings.append("opened with the \(own.note)")
         }
         return try StoreSession(
             storeURL: url, metadata: metadata, store: own.store, modelSource: Self.source(of: own.store.model),
@@ -153,8 +155,12 @@ public final class StoreSession {
             if let stored = try files.storedModel(at: url) {
                 // Columns the cached model does not explain are read raw (the open is read-only).
                 let model = try files.readingModel(for: stored, at: url)
+                let missing = stored.entities.map(\.name).filter { model.entity(named: $0) == nil }
+                let note = missing.isEmpty
+                    ? "model stored in the file"
+                    : "model stored in the file, without the entities the store does not hold (\(missing.joined(separator: ", ")))"
                 do {
-                    return (try files.openReadOnly(at: url, model: model), "model stored in the file")
+                    return (try files.openReadOnly(at: url, model: model), note)
                 } catch let CoreStackError.modelMismatch(_, differences) {
                     cacheProblem = "the store's model cache does not fit its tables (\(Self.first(differences)))"
                 }

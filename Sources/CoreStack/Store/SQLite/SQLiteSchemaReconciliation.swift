@@ -3,7 +3,8 @@ import GRDB
 
 /// Compares a model's layout with a store file's tables for reading: each column of an entity
 /// table that the model does not place becomes a raw attribute of the table's root entity
-/// (``AttributeDescription/rawColumn``, typed by the column's declared type), and each table is
+/// (``AttributeDescription/rawColumn``, typed by the column's declared type), entities the store
+/// does not hold (a store of one configuration of a larger model) are left out, and each table is
 /// sorted into the model's, Core Data's own, or unexplained (``SQLiteStoreSchemaReport``).
 ///
 /// Core Data's own tables: `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`; the tables of its
@@ -54,9 +55,22 @@ enum SQLiteSchemaReconciliation {
                 || ownPrefixes.contains { name.hasPrefix($0) }
         }
 
+        // Entities of the model the store does not hold (not in Z_PRIMARYKEY, or their tree's table
+        // is missing: a store of one configuration of a larger model): left out of the reading
+        // model, unless that would leave none.
+        let storeNames = SQLiteSchema.storeNames(of: model, in: structure)
+        var absent: Set<String> = []
+        for e in model.entities where !absent.contains(e.name) {
+            let table = (try? schema.mapping(for: e.rootEntity))?.table
+            if storeNames[e.name] == nil || table.map({ structure.tables[$0] == nil }) ?? true {
+                absent.formUnion(e.selfAndDescendants.map(\.name))
+            }
+        }
+        if absent.count == model.entities.count { absent = [] }
+
         // Columns of the model's entity tables that the layout does not have.
         var rootsByTable: [String: EntityDescription] = [:]
-        for e in model.entities where e.superentity == nil {
+        for e in model.entities where e.superentity == nil && !absent.contains(e.name) {
             if let m = try? schema.mapping(for: e) { rootsByTable[m.table] = e }
         }
         var raw: [String: [AttributeDescription]] = [:]
@@ -84,7 +98,7 @@ enum SQLiteSchemaReconciliation {
             }
         }
 
-        // Tables.
+        // Tables (the join tables of relationships to entities left out included: not read, but the model's).
         let modelTables = Set(schema.entityTables.map(\.name) + schema.joinTables.map(\.table.name))
         var own: [String] = []
         var unexplained: [String] = []
@@ -92,8 +106,10 @@ enum SQLiteSchemaReconciliation {
             if isCoreDataTable(name) { own.append(name) } else { unexplained.append(name) }
         }
         let report = SQLiteStoreSchemaReport(
-            rawColumns: rawColumns, unreadableColumns: unreadable, unexplainedTables: unexplained, coreDataTables: own)
-        return Result(model: raw.isEmpty ? model : try adding(raw, to: model), report: report)
+            rawColumns: rawColumns, unreadableColumns: unreadable, unexplainedTables: unexplained, coreDataTables: own,
+            entitiesNotInStore: model.entities.map(\.name).filter(absent.contains))
+        let changed = !raw.isEmpty || !absent.isEmpty
+        return Result(model: changed ? try rebuild(model, adding: raw, leavingOut: absent) : model, report: report)
     }
 
     /// Whether `name` can be written in SQL as it is (letters, digits and `_`, not starting with a digit).
@@ -115,13 +131,33 @@ enum SQLiteSchemaReconciliation {
         return .binaryData
     }
 
-    /// `model` with `raw` attributes added to the entities they name (by entity name).
-    static func adding(_ raw: [String: [AttributeDescription]], to model: ManagedObjectModel) throws -> ManagedObjectModel {
-        let entities = model.entities.map { e in
-            EntityDescription(
+    /// `model` with `raw` attributes added to the entities they name (by entity name), and the
+    /// entities named in `absent` left out with every relationship to them (an inverse that was
+    /// one of those loses its inverse), and the constraints, fetch indexes, configurations and
+    /// fetch request templates that named them.
+    static func rebuild(
+        _ model: ManagedObjectModel, adding raw: [String: [AttributeDescription]], leavingOut absent: Set<String>
+    ) throws -> ManagedObjectModel {
+        var dropped: Set<String> = []  // "Entity.relationship"
+        for e in model.entities where !absent.contains(e.name) {
+            for r in e.relationships where absent.contains(r.destinationEntityName) { dropped.insert("\(e.name).\(r.name)") }
+        }
+        let entities = model.entities.filter { !absent.contains($0.name) }.map { e in
+            let relationships = e.relationships.filter { !absent.contains($0.destinationEntityName) }.map { r in
+                var r = r
+                if let inverse = r.inverseName, let destination = e.destinationEntity(ofRelationship: r.name),
+                    destination.selfAndDescendants.contains(where: { dropped.contains("\($0.name).\(inverse)") })
+                {
+                    r.inverseName = nil
+                }
+                return r
+            }
+            let names = Set(e.allAttributes.map(\.name) + e.allRelationships.filter { !absent.contains($0.destinationEntityName) }.map(\.name))
+            return EntityDescription(
                 name: e.name, superentityName: e.superentityName, isAbstract: e.isAbstract,
-                attributes: e.attributes + (raw[e.name] ?? []), relationships: e.relationships,
-                uniquenessConstraints: e.uniquenessConstraints, fetchIndexes: e.fetchIndexes,
+                attributes: e.attributes + (raw[e.name] ?? []), relationships: relationships,
+                uniquenessConstraints: e.uniquenessConstraints.filter { $0.allSatisfy(names.contains) },
+                fetchIndexes: e.fetchIndexes.filter { $0.elements.allSatisfy { $0.expression != nil || names.contains($0.property) } },
                 managedObjectClass: e.managedObjectClass, representedClassName: e.representedClassName,
                 renamingIdentifier: e.renamingIdentifier, versionHashModifier: e.versionHashModifier, userInfo: e.userInfo,
                 fetchedProperties: e.fetchedProperties, compositeAttributes: e.compositeAttributes,
@@ -129,7 +165,7 @@ enum SQLiteSchemaReconciliation {
         }
         return try ManagedObjectModel(
             entities: entities, versionName: model.versionName, versionIdentifiers: model.versionIdentifiers,
-            fetchRequestTemplates: model.fetchRequestTemplates.values.sorted { $0.name < $1.name },
-            configurations: model.configurations, origin: model.origin)
+            fetchRequestTemplates: model.fetchRequestTemplates.values.filter { !absent.contains($0.entityName) }.sorted { $0.name < $1.name },
+            configurations: model.configurations.mapValues { $0.filter { !absent.contains($0) } }, origin: model.origin)
     }
 }

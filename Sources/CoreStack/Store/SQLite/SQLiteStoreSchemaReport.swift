@@ -25,13 +25,20 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     /// Core Data's own tables found in the file (bookkeeping, persistent history, CloudKit
     /// mirroring, R-tree indexes and their shadow tables), sorted: recognised and not read as entities.
     public var coreDataTables: [String]
+    /// Entities of the model the store does not hold (not in its `Z_PRIMARYKEY`, or without their
+    /// table: a store of one configuration of a larger model), left out of the reading model.
+    public var entitiesNotInStore: [String]
 
     /// A report with these lists.
     ///
     /// ```swift
     /// let empty = SQLiteStoreSchemaReport(rawColumns: [], unreadableColumns: [], unexplainedTables: [], coreDataTables: ["Z_METADATA"])
     /// ```
-    public init(rawColumns: [String], unreadableColumns: [String], unexplainedTables: [String], coreDataTables: [String]) {
+    public init(
+        rawColumns: [String], unreadableColumns: [String], unexplainedTables: [String], coreDataTables: [String],
+        entitiesNotInStore: [String] = []
+    ) {
+        self.entitiesNotInStore = entitiesNotInStore
         self.rawColumns = rawColumns
         self.unreadableColumns = unreadableColumns
         self.unexplainedTables = unexplainedTables
@@ -43,7 +50,9 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     /// ```swift
     /// if !report.isComplete { print(report.summary ?? "") }
     /// ```
-    public var isComplete: Bool { rawColumns.isEmpty && unreadableColumns.isEmpty && unexplainedTables.isEmpty }
+    public var isComplete: Bool {
+        rawColumns.isEmpty && unreadableColumns.isEmpty && unexplainedTables.isEmpty && entitiesNotInStore.isEmpty
+    }
 
     /// One line saying what was not understood, nil when everything was: `2 columns read raw
     /// (ZASSET.ZFOO, ZASSET.ZBAR); 1 table not read (NOTES)` (at most five names per list).
@@ -55,11 +64,16 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
         func list(_ items: [String]) -> String {
             items.prefix(5).joined(separator: ", ") + (items.count > 5 ? ", …" : "")
         }
-        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        func plural(_ n: Int, _ word: String) -> String {
+            n == 1 ? "1 \(word)" : word.hasSuffix("y") ? "\(n) \(word.dropLast())ies" : "\(n) \(word)s"
+        }
         var parts: [String] = []
         if !rawColumns.isEmpty { parts.append("\(plural(rawColumns.count, "column")) read raw (\(list(rawColumns)))") }
         if !unreadableColumns.isEmpty { parts.append("\(plural(unreadableColumns.count, "column")) not read (\(list(unreadableColumns)))") }
         if !unexplainedTables.isEmpty { parts.append("\(plural(unexplainedTables.count, "table")) not read (\(list(unexplainedTables)))") }
+        if !entitiesNotInStore.isEmpty {
+            parts.append("\(plural(entitiesNotInStore.count, "entity")) of the model not in the store (\(list(entitiesNotInStore)))")
+        }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 }
