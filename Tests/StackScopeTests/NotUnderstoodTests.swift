@@ -89,4 +89,24 @@ struct NotUnderstoodTests {
         let info = try InfoCommand.info(storePath: url.path)
         #expect(Dictionary(uniqueKeysWithValues: info.entities.map { ($0.name, $0.count) }) == (try StoreOwnModelTests.sqliteCounts(url)))
     }
+
+    @Test("the browser marks a raw column in the table header (≈), shows its value and what it is in the detail pane, and the status bar says what was not understood")
+    func browserMarksRawColumns() throws {
+        let url = try StoreOwnModelTests.copy(["wibosco-CoreDataMigration-Example/CoreDataMigration_Example_3.sqlite"])
+        _ = try StoreOwnModelTests.sqlite3("ALTER TABLE ZPOST ADD COLUMN ZADDEDLATER VARCHAR; UPDATE ZPOST SET ZADDEDLATER = 'later';", url, readOnly: false)
+        let session = try BrowserSession.open(storePath: url.path, modelPath: nil, readOnly: true)
+        #expect(session.notes.contains("not understood: 1 column read raw (ZPOST.ZADDEDLATER)"))
+        let h = try BrowserHarness(session: session, size: Size(width: 260, height: 36), open: "Post")
+        #expect(h.waitUntil { $0.table.columns.contains { $0.name == "ZADDEDLATER" && $0.isRaw } })
+        #expect(h.state.table.columns.filter(\.isRaw).map(\.name) == ["ZADDEDLATER"])
+        #expect(h.line(containing: "ZADDEDLATER≈") != nil)
+        #expect(h.screen.contains("not understood: 1 column read raw (ZPOST.ZADDEDLATER)"))
+        // The detail pane: the value as stored, and the type line saying the column is raw.
+        #expect(h.waitUntil { state in
+            state.detail.snapshot?.properties.contains { p in
+                guard case let .attribute(type) = p.kind else { return false }
+                return p.name == "ZADDEDLATER" && type.contains("raw column ZADDEDLATER") && p.value.contains("later")
+            } == true
+        })
+    }
 }
