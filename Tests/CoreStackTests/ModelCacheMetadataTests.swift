@@ -165,8 +165,8 @@ struct ModelCacheMetadataTests {
         #expect(model.entities.allSatisfy { $0.unimplementedElements.isEmpty })
     }
 
-    @Test("a cache whose model is inconsistent (an inverse that does not exist) is refused with an error naming the entity and the relationship")
-    func inconsistentModelNamesTheElement() throws {
+    @Test("a cache whose model is inconsistent (an inverse that does not exist, a destination that does not exist) is read with those relationships set aside, each named in a note")
+    func inconsistentRelationshipsAreSetAside() throws {
         var b = CoreDataArchiveBuilder()
         let root = b.reserve()
         let album = b.reserve()
@@ -174,13 +174,34 @@ struct ModelCacheMetadataTests {
             ("NSPropertyName", b.string("assets")), ("_NSDestinationEntityName", b.string("Album")),
             ("_NSInverseRelationshipName", b.string("nope")), ("NSMaxCount", .integer(0)), ("_P", .integer(243)),
         ])
-        b.entity("Album", at: album, properties: [("assets", assets)])
+        let ghosts = b.object("NSRelationshipDescription", [
+            ("NSPropertyName", b.string("ghosts")), ("_NSDestinationEntityName", b.string("Ghost")),
+            ("NSMaxCount", .integer(0)), ("_P", .integer(243)),
+        ])
+        let name = b.attribute("name", type: 700)
+        b.entity("Album", at: album, properties: [("assets", assets), ("ghosts", ghosts), ("name", name)])
+        let model = try ManagedObjectModel(archivedModel: b.archive(entities: [("Album", album)], root: root))
+        let entity = try #require(model.entity(named: "Album"))
+        #expect(entity.relationship(named: "assets")?.inverseName == nil)
+        #expect(entity.relationship(named: "ghosts") == nil)
+        #expect(entity.attribute(named: "name") != nil)
+        #expect(entity.unimplementedElements.contains { $0.hasPrefix("relationship assets: its inverse \"nope\"") && $0.hasSuffix("(read without its inverse)") })
+        #expect(entity.unimplementedElements.contains { $0.hasPrefix("relationship ghosts: its destination entity \"Ghost\" does not exist") })
+    }
+
+    @Test("a cache that cannot be read whole (a parent that is not an entity) is refused naming the object and key")
+    func unreadableCacheNamesTheElement() throws {
+        var b = CoreDataArchiveBuilder()
+        let root = b.reserve()
+        let album = b.reserve()
+        let stray = b.add(.string("not an entity"))
+        b.entity("Album", at: album, properties: [], superentity: stray)
         let data = b.archive(entities: [("Album", album)], root: root)
         #expect {
             _ = try ManagedObjectModel(archivedModel: data)
         } throws: { error in
-            guard case let CoreStackError.invalidModel(entity, property, reason) = error else { return false }
-            return entity == "Album" && property == "assets" && reason.contains("\"nope\"")
+            guard let error = error as? ModelArchiveError else { return false }
+            return error.location == "$objects[\(album)].NSSuperentity" && error.reason.contains("not one of the model's entities")
         }
     }
 
