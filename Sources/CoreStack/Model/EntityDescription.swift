@@ -46,9 +46,17 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Free-form user info from the model file.
     public let userInfo: [String: String]
     /// Fetched properties read from a model archive: metadata only (objects do not evaluate them).
+    ///
+    /// ```swift
+    /// author.fetchedProperties.map(\.name)  // ["favFeedbacks", "feedbacks"]
+    /// ```
     public let fetchedProperties: [FetchedPropertyDescription]
     /// Composite attributes read from a model archive: metadata only (their flattened columns are
     /// read as raw attributes, see ``AttributeDescription/rawColumn``).
+    ///
+    /// ```swift
+    /// place.compositeAttributes.first?.name  // "location"
+    /// ```
     public let compositeAttributes: [CompositeAttributeDescription]
     /// What a model archive declares for this entity that CoreStack keeps only as a line of text
     /// and does not apply, e.g. `uniqueness constraint (location.latitude): names no property of

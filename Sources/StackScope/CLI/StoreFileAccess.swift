@@ -20,6 +20,11 @@ public protocol StoreFileAccess: Sendable {
     func inferredModel(at url: URL) throws -> ManagedObjectModel?
     /// `model` with a raw attribute for each column of the store it does not explain (see
     /// ``SQLiteStore/readingModel(for:at:)``), for a read-only open.
+    ///
+    /// ```swift
+    /// let model = try files.readingModel(for: stored, at: url)
+    /// let store = try files.openReadOnly(at: url, model: model)
+    /// ```
     func readingModel(for model: ManagedObjectModel, at url: URL) throws -> ManagedObjectModel
 }
 
@@ -148,6 +153,10 @@ public struct SQLiteStoreFiles: StoreFileAccess {
     }
 
     /// `model` with a raw attribute for each column of the SQLite store at `url` it does not explain.
+    ///
+    /// ```swift
+    /// let model = try SQLiteStoreFiles().readingModel(for: stored, at: url)
+    /// ```
     public func readingModel(for model: ManagedObjectModel, at url: URL) throws -> ManagedObjectModel {
         try checkFile(url)
         return try SQLiteStore.readingModel(for: model, at: url)

@@ -27,9 +27,16 @@ public final class StoreSession {
     public let warnings: [String]
     /// What the store file holds that the model does not explain (columns read raw, tables not
     /// read), nil for stores that are not SQLite files.
+    ///
+    /// ```swift
+    /// session.schemaReport?.unexplainedTables  // ["NOTES"]
+    /// ```
     public let schemaReport: SQLiteStoreSchemaReport?
-    /// ``schemaReport``'s one line, nil when everything was understood:
-    /// `1 column read raw (ZASSET.ZEXTRA); 1 table not read (NOTES)`.
+    /// ``schemaReport``'s one line, nil when everything was understood.
+    ///
+    /// ```swift
+    /// session.notUnderstood  // "1 column read raw (ZASSET.ZEXTRA); 1 table not read (NOTES)"
+    /// ```
     public var notUnderstood: String? { schemaReport?.summary }
 
     init(
