@@ -194,3 +194,19 @@ struct ForeignSchemaInferenceTests {
         store.close()
     }
 }
+
+extension ForeignSchemaInferenceTests {
+    @Test("every Apple-written fixture store is understood whole by its model cache and by inference: no raw column, no unexplained table")
+    func fixturesUnderstoodBothWays() throws {
+        for (path, _) in ModelArchiveTests.stores {
+            let url = try Fixtures.copyStore(path)
+            let stored = try #require(try SQLiteStore.storedModel(at: url))
+            let fromCache = try SQLiteStore.schemaReport(model: stored, at: url)
+            #expect(fromCache.isComplete, "\(path) with its cache: \(fromCache.summary ?? "")")
+            let inferred = try SQLiteStore.inferredModel(at: url)
+            let fromTables = try SQLiteStore.schemaReport(model: inferred, at: url)
+            #expect(fromTables.isComplete, "\(path) inferred: \(fromTables.summary ?? "")")
+            #expect(inferred.entities.flatMap(\.attributes).filter(\.isRaw).isEmpty, "\(path)")
+        }
+    }
+}
