@@ -110,3 +110,69 @@ struct NotUnderstoodTests {
         })
     }
 }
+
+extension NotUnderstoodTests {
+    @Test("a 70-entity store with no model cache and ordered one-to-manys in every other entity opens by inference, with sqlite3's counts and the order columns understood")
+    func seventyEntitiesByInference() throws {
+        let names = (0..<70).map { String(format: "Entity%02d", $0) }
+        let entities = names.indices.map { i in
+            EntityDescription(names[i]) {
+                AttributeDescription("title", .string)
+                AttributeDescription("count", .integer32)
+                AttributeDescription("when", .date)
+                // Named after its destination, as most to-ones are: with every table holding keys 1…3,
+                // the name is the only evidence of which entity the foreign key points to.
+                if i > 0 { RelationshipDescription(names[i - 1].lowercased(), destination: names[i - 1], inverse: "children") }
+                if i < names.count - 1 {
+                    RelationshipDescription(
+                        "children", destination: names[i + 1], inverse: names[i].lowercased(), toMany: true, isOrdered: i % 2 == 0)
+                }
+            }
+        }
+        let model = try ManagedObjectModel(entities: entities)
+        let url = try TestSupport.temporaryDirectory().appendingPathComponent("Seventy.sqlite")
+        let store = try SQLiteStore(url: url, model: model)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(store)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+        try context.performAndWait {
+            var previous: [ManagedObject] = []
+            for name in names {
+                var made: [ManagedObject] = []
+                for k in 0..<3 {
+                    let o = try context.insertObject(forEntityName: name)
+                    try o.setValue("\(name) \(k)", forKey: "title")
+                    if let parent = previous.first, let key = o.entity.relationships.first(where: { !$0.isToMany })?.name {
+                        try o.setValue(parent, forKey: key)
+                    }
+                    made.append(o)
+                }
+                previous = made
+            }
+            try context.save()
+        }
+        try coordinator.remove(store)
+        store.close()
+        // As Apple's Core Data leaves it for this test: no model cache, no CoreStack version name.
+        let plist = try PropertyListSerialization.data(
+            fromPropertyList: ["NSStoreType": "SQLite", "NSPersistenceFrameworkVersion": 1_340] as [String: Any], format: .binary, options: 0)
+        let hex = plist.map { String(format: "%02X", $0) }.joined()
+        _ = try StoreOwnModelTests.sqlite3("DELETE FROM Z_MODELCACHE; UPDATE Z_METADATA SET Z_PLIST = x'\(hex)';", url, readOnly: false)
+
+        let start = Date()
+        let session = try StoreSession.open(storePath: url.path, modelPath: nil)
+        let elapsed = Date().timeIntervalSince(start)
+        print("70-entity store opened by inference in \(Int(elapsed * 1000)) ms (debug build)")
+        #expect(session.modelSource == "inferred from the schema")
+        #expect(session.model.entities.count == 70)
+        #expect(session.notUnderstood == nil, "\(session.notUnderstood ?? "")")
+        let first = try #require(session.model.entity(named: "Entity00")?.relationships.first { $0.isToMany })
+        #expect(first.isOrdered && first.destinationEntityName == "Entity01")
+        let second = try #require(session.model.entity(named: "Entity01")?.relationships.first { $0.isToMany })
+        #expect(!second.isOrdered)
+        session.close()
+        let info = try InfoCommand.info(storePath: url.path)
+        #expect(Dictionary(uniqueKeysWithValues: info.entities.map { ($0.name, $0.count) }) == (try StoreOwnModelTests.sqliteCounts(url)))
+        #expect(info.entities.allSatisfy { $0.count == 3 })
+    }
+}
