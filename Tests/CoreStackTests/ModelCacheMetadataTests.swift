@@ -69,7 +69,12 @@ struct ModelCacheMetadataTests {
             ("NSDeleteRule", .integer(9)), ("_P", .integer(243)),
         ])
         b.entity("Album", at: album, properties: [("name", name), ("assets", assets)])
-        return b.archive(entities: [("Album", album), ("Asset", asset)], root: root)
+        let holidays = b.comparison(keyPath: "name", operatorType: 4, constant: .string("Holidays"))
+        let template = b.object("NSFetchRequest", [
+            ("NSEntity", .uid(album)), ("NSPredicate", .uid(holidays)), ("NSFetchLimit", .integer(5)), ("NSBatchSize", .integer(0)),
+        ])
+        let ghostTemplate = b.object("NSFetchRequest", [("NSEntityName", b.string("Ghost"))])
+        return b.archive(entities: [("Album", album), ("Asset", asset)], root: root, templates: [("holidays", template), ("ghosts", ghostTemplate)])
     }
 
     @Test("a fetch index with an expression element, and every other part CoreStack does not implement, is kept as metadata instead of rejecting the model")
@@ -104,6 +109,11 @@ struct ModelCacheMetadataTests {
         #expect(notes.contains("location.latitude"))
         #expect(notes.contains("attribute mood: the attribute type 4242"))
         #expect(notes.contains("property sparkle: NSFancyPropertyDescription"))
+
+        // Fetch request templates: the one of a known entity, with its predicate and limit.
+        #expect(Array(model.fetchRequestTemplates.values) == [
+            FetchRequestTemplate(name: "holidays", entityName: "Album", predicateString: "name == \"Holidays\"", fetchLimit: 5)
+        ])
 
         let album = try #require(model.entity(named: "Album"))
         #expect(album.relationship(named: "assets")?.deleteRule == .nullify)

@@ -59,8 +59,10 @@ extension ManagedObjectModel {
         let archive = try KeyedArchive(plist: data, source: source)
         let decoded = try ModelArchiveDecoder(archive: archive).decode()
         let entities = try Self.consistentEntities(decoded.entities)
+        let kept = Set(entities.map(\.name))
         try self.init(
             entities: entities, versionName: versionName, versionIdentifiers: decoded.versionIdentifiers,
+            fetchRequestTemplates: decoded.fetchRequestTemplates.filter { kept.contains($0.entityName) },
             configurations: decoded.configurations, origin: origin)
     }
 

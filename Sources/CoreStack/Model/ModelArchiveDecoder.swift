@@ -25,8 +25,9 @@ import Foundation
 /// (``EntityDescription/unimplementedElements``). Predicates and expressions are written back in
 /// Core Data's format by ``ArchivedPredicateFormatter``.
 ///
-/// Not read: fetch request templates (nil in every archive seen), and defaults of transformable
-/// attributes (archived objects of the app's classes).
+/// Fetch request templates (`NSFetchRequestTemplates`, nil in every archive seen) are read into
+/// ``FetchRequestTemplate``s. Not read: defaults of transformable attributes (archived objects of
+/// the app's classes).
 ///
 /// ```swift
 /// let entities = try ModelArchiveDecoder(archive: archive).decode()
@@ -44,6 +45,7 @@ struct ModelArchiveDecoder {
         var entities: [EntityDescription]
         var versionIdentifiers: [String]
         var configurations: [String: [String]]
+        var fetchRequestTemplates: [FetchRequestTemplate] = []
     }
 
     private var source: String { archive.source }
@@ -93,7 +95,32 @@ struct ModelArchiveDecoder {
                 }.sorted()
             }
         }
-        return Decoded(entities: entities, versionIdentifiers: identifiers, configurations: configurations)
+        return Decoded(
+            entities: entities, versionIdentifiers: identifiers, configurations: configurations,
+            fetchRequestTemplates: fetchRequestTemplates(of: root, names: names))
+    }
+
+    /// `NSFetchRequestTemplates`: a dictionary of name → `NSFetchRequest` (`NSEntity`, `NSPredicate`,
+    /// `NSFetchLimit`, `NSBatchSize`, keys seen on the fetch requests of fetched properties). The
+    /// predicate is written in Core Data's format by ``ArchivedPredicateFormatter``; a template
+    /// whose entity is not one of the model's, or that cannot be read, is left out.
+    private func fetchRequestTemplates(of root: Int, names: [Int: String]) -> [FetchRequestTemplate] {
+        guard let ref = (try? archive.reference(root, "NSFetchRequestTemplates")).flatMap({ $0 }),
+            let entries = try? archive.entries(of: ref, "")
+        else { return [] }
+        let formatter = ArchivedPredicateFormatter(archive: archive)
+        return entries.compactMap { k, v -> FetchRequestTemplate? in
+            guard let name = try? archive.string(at: k, "") else { return nil }
+            var entity = (try? archive.reference(v, "NSEntity")).flatMap { $0 }.flatMap { names[$0] }
+            if entity == nil { entity = (try? archive.string(v, "NSEntityName")).flatMap { $0 } }
+            guard let entity, Set(names.values).contains(entity) else { return nil }
+            let predicate = (try? archive.reference(v, "NSPredicate")).flatMap { $0 }.map(formatter.format)
+            let limit = ((try? archive.integer(v, "NSFetchLimit")) ?? nil) ?? 0
+            let batch = ((try? archive.integer(v, "NSBatchSize")) ?? nil) ?? 0
+            return FetchRequestTemplate(
+                name: name, entityName: entity, predicateString: predicate,
+                fetchLimit: limit > 0 ? limit : nil, fetchBatchSize: batch > 0 ? batch : nil)
+        }.sorted { $0.name < $1.name }
     }
 
     // MARK: - Entities

@@ -79,8 +79,13 @@ public struct EntitySchema: Sendable, Equatable {
     /// ```
     public var metadata: [String] = []
 
-    /// The schema of `entity`.
-    public init(_ entity: EntityDescription) {
+    /// The schema of `entity`; the model's fetch request `templates` that fetch it are listed in
+    /// ``metadata``.
+    ///
+    /// ```swift
+    /// let schema = EntitySchema(book, templates: Array(model.fetchRequestTemplates.values))
+    /// ```
+    public init(_ entity: EntityDescription, templates: [FetchRequestTemplate] = []) {
         name = entity.name
         superentity = entity.superentity?.name
         isAbstract = entity.isAbstract
@@ -102,6 +107,9 @@ public struct EntitySchema: Sendable, Equatable {
                 derivationExpression: a.derivationExpression, validationPredicates: a.validationPredicates)
         }
         metadata = Self.metadata(of: entity)
+        for template in templates.sorted(by: { $0.name < $1.name }) where template.entityName == entity.name {
+            metadata.append("fetch request template \(template.name)" + (template.predicateString.map { " where \($0)" } ?? ""))
+        }
         relationships = entity.allRelationships.map { r in
             let inverse = r.inverseName.flatMap { entity.destinationEntity(ofRelationship: r.name)?.relationship(named: $0) }
             return Relationship(

@@ -68,7 +68,8 @@ public enum InfoCommand {
             path: storePath, storeUUID: session.metadata.storeUUID, storeType: session.metadata.storeType,
             frameworkVersion: session.metadata.frameworkVersion, coreStackVersion: CoreStackVersion.string,
             modelVersion: session.modelVersion, modelSource: session.modelSource, warnings: session.warnings,
-            entities: entities, schemas: session.model.entities.map(EntitySchema.init),
+            entities: entities,
+            schemas: session.model.entities.map { EntitySchema($0, templates: Array(session.model.fetchRequestTemplates.values)) },
             notUnderstood: session.notUnderstood, unexplainedTables: session.schemaReport?.unexplainedTables ?? [])
     }
 

@@ -129,10 +129,13 @@ struct CoreDataArchiveBuilder {
         ])
     }
 
-    /// The archive of a model whose `NSEntities` are the entities at these numbers.
-    mutating func archive(entities: [(String, Int)], root: Int) -> Data {
+    /// The archive of a model whose `NSEntities` are the entities at these numbers, with fetch
+    /// request templates (name → `NSFetchRequest` object) when given.
+    mutating func archive(entities: [(String, Int)], root: Int, templates: [(String, Int)] = []) -> Data {
         let dict = dictionary(entities)
-        fill(root, "NSManagedObjectModel", [("NSEntities", dict), ("NSVersionIdentifiers", array([]))])
+        var fields: [(String, BinaryPropertyList)] = [("NSEntities", dict), ("NSVersionIdentifiers", array([]))]
+        if !templates.isEmpty { fields.append(("NSFetchRequestTemplates", dictionary(templates))) }
+        fill(root, "NSManagedObjectModel", fields)
         return BinaryPropertyList.dictionary([
             ("$version", .integer(100000)), ("$archiver", .string("NSKeyedArchiver")),
             ("$top", .dictionary([("root", .uid(root))])), ("$objects", .array(objects)),
