@@ -210,3 +210,23 @@ extension ForeignSchemaInferenceTests {
         }
     }
 }
+
+extension ForeignSchemaInferenceTests {
+    @Test("an attribute of the model cache whose column the store lacks is left out of the reading model and reported; the rest reads")
+    func attributeWithoutColumnIsLeftOut() throws {
+        let url = try Fixtures.copyStore("stores/bnr-CoreDataStack/TestModel.sqlite")
+        let stored = try #require(try SQLiteStore.storedModel(at: url))
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in try db.execute(sql: "ALTER TABLE ZBOOK DROP COLUMN ZTITLE") }
+        try queue.close()
+        #expect(throws: CoreStackError.self) { try SQLiteStore(url: url, model: stored, readOnly: true) }
+        let report = try SQLiteStore.schemaReport(model: stored, at: url)
+        #expect(report.missingColumns == ["ZBOOK.ZTITLE"])
+        #expect(report.summary == "1 attribute of the model without a column (ZBOOK.ZTITLE)")
+        let reading = try SQLiteStore.readingModel(for: stored, at: url)
+        #expect(reading.entity(named: "Book")?.attribute(named: "title") == nil)
+        #expect(reading.entity(named: "Book")?.relationship(named: "authors") != nil)
+        let store = try SQLiteStore(url: url, model: reading, readOnly: true)
+        store.close()
+    }
+}

@@ -176,3 +176,15 @@ extension NotUnderstoodTests {
         #expect(info.entities.allSatisfy { $0.count == 3 })
     }
 }
+
+extension NotUnderstoodTests {
+    @Test("a model cache attribute whose column the store lacks: opened without it, with a warning naming it")
+    func cacheAttributeWithoutColumn() throws {
+        let url = try StoreOwnModelTests.copy(["bnr-CoreDataStack/TestModel.sqlite"])
+        _ = try StoreOwnModelTests.sqlite3("ALTER TABLE ZBOOK DROP COLUMN ZTITLE;", url, readOnly: false)
+        let session = try StoreSession.open(storePath: url.path, modelPath: nil)
+        #expect(session.modelSource == "stored in the store (Z_MODELCACHE)")
+        #expect(session.warnings == ["opened with the model stored in the file, without the attributes that have no column (Book.title)"])
+        session.close()
+    }
+}

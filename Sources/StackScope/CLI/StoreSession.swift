@@ -163,9 +163,13 @@ public final class StoreSession {
                 // Columns the cached model does not explain are read raw (the open is read-only).
                 let model = try files.readingModel(for: stored, at: url)
                 let missing = stored.entities.map(\.name).filter { model.entity(named: $0) == nil }
-                let note = missing.isEmpty
-                    ? "model stored in the file"
-                    : "model stored in the file, without the entities the store does not hold (\(missing.joined(separator: ", ")))"
+                let columnless = stored.entities.flatMap { e in
+                    e.attributes.filter { a in !a.isTransient && model.entity(named: e.name).map { $0.attribute(named: a.name) == nil } == true }
+                        .map { "\(e.name).\($0.name)" }
+                }
+                var note = "model stored in the file"
+                if !missing.isEmpty { note += ", without the entities the store does not hold (\(missing.joined(separator: ", ")))" }
+                if !columnless.isEmpty { note += ", without the attributes that have no column (\(columnless.joined(separator: ", ")))" }
                 do {
                     return (try files.openReadOnly(at: url, model: model), note)
                 } catch let CoreStackError.modelMismatch(_, differences) {

@@ -4,7 +4,8 @@ import GRDB
 /// Compares a model's layout with a store file's tables for reading: each column of an entity
 /// table that the model does not place becomes a raw attribute of the table's root entity
 /// (``AttributeDescription/rawColumn``, typed by the column's declared type), entities the store
-/// does not hold (a store of one configuration of a larger model) are left out, and each table is
+/// does not hold (a store of one configuration of a larger model) and attributes whose column the
+/// store lacks are left out, and each table is
 /// sorted into the model's, Core Data's own, or unexplained (``SQLiteStoreSchemaReport``).
 ///
 /// Core Data's own tables: `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE`; the tables of its
@@ -98,6 +99,20 @@ enum SQLiteSchemaReconciliation {
             }
         }
 
+        // Attributes of the model whose column the store lacks: left out of the reading model.
+        var missing: [String: Set<String>] = [:]
+        var missingColumns: [String] = []
+        for e in model.entities where !absent.contains(e.name) {
+            guard let m = try? schema.mapping(for: e), let columns = structure.tables[m.table] else { continue }
+            for a in e.attributes where !a.isTransient {
+                guard let slot = e.attributeSlots[a.name], slot < m.attributeColumns.count, let column = m.attributeColumns[slot],
+                    !columns.contains(column)
+                else { continue }
+                missing[e.name, default: []].insert(a.name)
+                missingColumns.append("\(m.table).\(column)")
+            }
+        }
+
         // Tables (the join tables of relationships to entities left out included: not read, but the model's).
         let modelTables = Set(schema.entityTables.map(\.name) + schema.joinTables.map(\.table.name))
         var own: [String] = []
@@ -107,9 +122,9 @@ enum SQLiteSchemaReconciliation {
         }
         let report = SQLiteStoreSchemaReport(
             rawColumns: rawColumns, unreadableColumns: unreadable, unexplainedTables: unexplained, coreDataTables: own,
-            entitiesNotInStore: model.entities.map(\.name).filter(absent.contains))
-        let changed = !raw.isEmpty || !absent.isEmpty
-        return Result(model: changed ? try rebuild(model, adding: raw, leavingOut: absent) : model, report: report)
+            entitiesNotInStore: model.entities.map(\.name).filter(absent.contains), missingColumns: missingColumns)
+        let changed = !raw.isEmpty || !absent.isEmpty || !missing.isEmpty
+        return Result(model: changed ? try rebuild(model, adding: raw, leavingOut: absent, without: missing) : model, report: report)
     }
 
     /// Whether `name` can be written in SQL as it is (letters, digits and `_`, not starting with a digit).
@@ -136,8 +151,19 @@ enum SQLiteSchemaReconciliation {
     /// one of those loses its inverse), and the constraints, fetch indexes, configurations and
     /// fetch request templates that named them.
     static func rebuild(
-        _ model: ManagedObjectModel, adding raw: [String: [AttributeDescription]], leavingOut absent: Set<String>
+        _ model: ManagedObjectModel, adding raw: [String: [AttributeDescription]], leavingOut absent: Set<String>,
+        without missing: [String: Set<String>] = [:]
     ) throws -> ManagedObjectModel {
+        // Attribute names left out, per entity, inherited ones included.
+        func leftOut(_ e: EntityDescription) -> Set<String> {
+            var names: Set<String> = []
+            var cur: EntityDescription? = e
+            while let c = cur {
+                names.formUnion(missing[c.name] ?? [])
+                cur = c.superentity
+            }
+            return names
+        }
         var dropped: Set<String> = []  // "Entity.relationship"
         for e in model.entities where !absent.contains(e.name) {
             for r in e.relationships where absent.contains(r.destinationEntityName) { dropped.insert("\(e.name).\(r.name)") }
@@ -152,10 +178,12 @@ enum SQLiteSchemaReconciliation {
                 }
                 return r
             }
-            let names = Set(e.allAttributes.map(\.name) + e.allRelationships.filter { !absent.contains($0.destinationEntityName) }.map(\.name))
+            let gone = leftOut(e)
+            let names = Set(e.allAttributes.map(\.name).filter { !gone.contains($0) }
+                + e.allRelationships.filter { !absent.contains($0.destinationEntityName) }.map(\.name))
             return EntityDescription(
                 name: e.name, superentityName: e.superentityName, isAbstract: e.isAbstract,
-                attributes: e.attributes + (raw[e.name] ?? []), relationships: relationships,
+                attributes: e.attributes.filter { !gone.contains($0.name) } + (raw[e.name] ?? []), relationships: relationships,
                 uniquenessConstraints: e.uniquenessConstraints.filter { $0.allSatisfy(names.contains) },
                 fetchIndexes: e.fetchIndexes.filter { $0.elements.allSatisfy { $0.expression != nil || names.contains($0.property) } },
                 managedObjectClass: e.managedObjectClass, representedClassName: e.representedClassName,

@@ -28,6 +28,9 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     /// Entities of the model the store does not hold (not in its `Z_PRIMARYKEY`, or without their
     /// table: a store of one configuration of a larger model), left out of the reading model.
     public var entitiesNotInStore: [String]
+    /// Columns the model's attributes need that the store lacks, as `TABLE.COLUMN`: those
+    /// attributes are left out of the reading model.
+    public var missingColumns: [String]
 
     /// A report with these lists.
     ///
@@ -36,9 +39,10 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     /// ```
     public init(
         rawColumns: [String], unreadableColumns: [String], unexplainedTables: [String], coreDataTables: [String],
-        entitiesNotInStore: [String] = []
+        entitiesNotInStore: [String] = [], missingColumns: [String] = []
     ) {
         self.entitiesNotInStore = entitiesNotInStore
+        self.missingColumns = missingColumns
         self.rawColumns = rawColumns
         self.unreadableColumns = unreadableColumns
         self.unexplainedTables = unexplainedTables
@@ -52,6 +56,7 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     /// ```
     public var isComplete: Bool {
         rawColumns.isEmpty && unreadableColumns.isEmpty && unexplainedTables.isEmpty && entitiesNotInStore.isEmpty
+            && missingColumns.isEmpty
     }
 
     /// One line saying what was not understood, nil when everything was: `2 columns read raw
@@ -71,6 +76,9 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
         if !rawColumns.isEmpty { parts.append("\(plural(rawColumns.count, "column")) read raw (\(list(rawColumns)))") }
         if !unreadableColumns.isEmpty { parts.append("\(plural(unreadableColumns.count, "column")) not read (\(list(unreadableColumns)))") }
         if !unexplainedTables.isEmpty { parts.append("\(plural(unexplainedTables.count, "table")) not read (\(list(unexplainedTables)))") }
+        if !missingColumns.isEmpty {
+            parts.append("\(plural(missingColumns.count, "attribute")) of the model without a column (\(list(missingColumns)))")
+        }
         if !entitiesNotInStore.isEmpty {
             parts.append("\(plural(entitiesNotInStore.count, "entity")) of the model not in the store (\(list(entitiesNotInStore)))")
         }
