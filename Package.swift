@@ -80,6 +80,11 @@ let package = Package(
             name: "corestack-migrate-probe",
             dependencies: ["CoreStack"]
         ),
+        // Many processes on one store (issue 35): writers, readers, openers, browsers, kill -9.
+        .executableTarget(
+            name: "corestack-torture",
+            dependencies: ["CoreStack"]
+        ),
         // Another process for the cross-process history tests and the remote-change benchmark.
         .executableTarget(
             name: "corestack-history-probe",

@@ -78,6 +78,13 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     /// catch let CoreStackError.storeClosed(path) { print(path) } // a fetch after the close
     /// ```
     case storeClosed(String)
+    /// Another process has the store open (it holds SQLite's lock on the file), so its files
+    /// cannot be moved, replaced or deleted now; `action` says what was refused.
+    ///
+    /// ```swift
+    /// catch let CoreStackError.storeInUse(path, action) { print("close the app using \(path) first (\(action))") }
+    /// ```
+    case storeInUse(path: String, action: String)
 
     /// A one-line message a person can act on.
     public var description: String {
@@ -132,6 +139,8 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
             return "no store: \(message)"
         case let .storeClosed(path):
             return "the store \(path) is closed"
+        case let .storeInUse(path, action):
+            return "another process has this store open: \(path) (cannot \(action) while it is in use; close the other process and try again)"
         }
     }
 }

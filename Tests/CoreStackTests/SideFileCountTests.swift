@@ -4,9 +4,11 @@ import Testing
 
 @testable import CoreStack
 
-/// `SQLiteSideFiles` counts the connections open to a file, and the last one out removes the
-/// `-wal` and `-shm` a read-only connection made. A count left too high (a store whose opening
-/// failed, a connection GRDB could not close) would keep every later last close from cleaning up.
+/// `SQLiteConnectionFiles` counts the connections open to a file, so that every connection of one
+/// read-only look opens the same way (query-only on a store that had no side files) and SQLite,
+/// at the last close, removes the `-wal` and `-shm` they made. A count left too high (a store whose
+/// opening failed, a connection GRDB could not close) would make a later look open as the
+/// earlier one did, whatever the files beside the store say by then.
 @Suite struct SideFileCountTests {
     private static let fixture = "stores/bnr-CoreDataStack/TestModel.sqlite"
 

@@ -39,6 +39,40 @@ import Testing
         #expect(throws: StackScopeError.notAFile(path: folder.path)) { try DemoCommand.create(path: folder.path, size: 20, force: true) }
     }
 
+    @Test("demo create --force refuses while another process (the sqlite3 shell) has the store open, says so, and leaves the store as it was")
+    func forceRefusesAStoreInUse() throws {
+        let (url, _) = try TestSupport.demoStore(size: 20)
+        let before = try TestSupport.checksum(url)
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        other.arguments = [url.path]
+        let input = Pipe(), output = Pipe()
+        other.standardInput = input
+        other.standardOutput = output
+        try other.run()
+        input.fileHandleForWriting.write(Data("SELECT count(*) FROM Z_PRIMARYKEY;\n".utf8))
+        _ = output.fileHandleForReading.availableData
+        #expect {
+            try DemoCommand.create(path: url.path, size: 40, force: true)
+        } throws: { error in
+            guard case let CoreStackError.storeInUse(path, action) = error else { return false }
+            return path == url.resolvingSymlinksInPath().path && action.contains("--force")
+                && StackScopeErrorMessage.line(for: error).hasPrefix("another process has this store open")
+        }
+        #expect(try TestSupport.checksum(url) == before)
+        try input.fileHandleForWriting.close()
+        other.waitUntilExit()
+    }
+
+    @Test("a store made by demo create keeps persistent history, as the demo store in the cache folder does: the browser's saves on it are recorded")
+    func demoCreateKeepsHistory() throws {
+        let url = try TestSupport.temporaryDirectory().appendingPathComponent("library.sqlite")
+        _ = try DemoCommand.create(path: url.path, size: 20)
+        let store = try SQLiteStore(url: url, model: try DemoLibrary.model(), readOnly: true)
+        #expect(try store.hasPersistentHistory())
+        store.close()
+    }
+
     @Test("the summary shows each entity's own count and, for a parent entity, the count with sub-entities that info shows")
     func countsMatchInfo() throws {
         let url = try TestSupport.temporaryDirectory().appendingPathComponent("library.sqlite")

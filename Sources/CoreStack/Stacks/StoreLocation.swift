@@ -104,15 +104,20 @@ public enum StoreLocation {
     /// ```swift
     /// try StoreLocation.destroyStore(at: url)
     /// ```
+    /// Refused with ``CoreStackError/storeInUse(path:action:)`` while another process has the
+    /// store open: the files go under SQLite's exclusive lock (``SQLiteStoreFileLock``).
     /// - Throws: ``StackError/storeLocationUnavailable(path:reason:)`` when a file cannot be deleted.
     public static func destroyStore(at storeURL: URL) throws {
         // Through a symbolic link, the target is the store SQLite opened and put its side files beside.
         let storeURL = SQLiteStore.resolvedFileURL(storeURL)
-        for path in storeFiles(storeURL) where exists(path) {
-            do {
-                try FileManager.default.removeItem(atPath: path)
-            } catch {
-                throw StackError.storeLocationUnavailable(path: path, reason: "cannot delete it (\(describe(error)))")
+        // Under SQLite's exclusive lock: no process has the store open while its files go.
+        try SQLiteStoreFileLock.withExclusiveLock(on: storeURL, toDo: "delete the store") {
+            for path in storeFiles(storeURL) where exists(path) {
+                do {
+                    try FileManager.default.removeItem(atPath: path)
+                } catch {
+                    throw StackError.storeLocationUnavailable(path: path, reason: "cannot delete it (\(describe(error)))")
+                }
             }
         }
     }
@@ -125,6 +130,9 @@ public enum StoreLocation {
     /// ``SQLiteExternalBinaryData``) moves with it under the new name
     /// (`.LocalData.quarantined-20250102-030405-678_SUPPORT`), so the quarantined copy still reads
     /// its external values, and a new store at the old path does not pick them up.
+    ///
+    /// Refused with ``CoreStackError/storeInUse(path:action:)`` while another process has the
+    /// store open: the files move under SQLite's exclusive lock (``SQLiteStoreFileLock``).
     ///
     /// ```swift
     /// let moved = try StoreLocation.quarantineStore(at: url)
@@ -150,11 +158,14 @@ public enum StoreLocation {
         var n = 0
         while storeFiles(candidate(n)).contains(where: exists) { n += 1 }
         let target = candidate(n)
-        for (from, to) in zip(storeFiles(storeURL), storeFiles(target)) where exists(from) {
-            do {
-                try fm.moveItem(atPath: from, toPath: to)
-            } catch {
-                throw StackError.storeLocationUnavailable(path: from, reason: "cannot move it aside (\(describe(error)))")
+        // Under SQLite's exclusive lock: no process has the store open while its files move.
+        try SQLiteStoreFileLock.withExclusiveLock(on: storeURL, toDo: "move the store aside") {
+            for (from, to) in zip(storeFiles(storeURL), storeFiles(target)) where exists(from) {
+                do {
+                    try fm.moveItem(atPath: from, toPath: to)
+                } catch {
+                    throw StackError.storeLocationUnavailable(path: from, reason: "cannot move it aside (\(describe(error)))")
+                }
             }
         }
         return target

@@ -58,14 +58,19 @@ extension BrowserProgram {
     }
 
     /// Writes over the SQLite header of a store file (and drops its -wal/-shm), as a torn or
-    /// overwritten file would look.
+    /// overwritten file would look: under SQLite's exclusive lock on the store, refused with
+    /// ``CoreStackError/storeInUse(path:action:)`` while another process has it open.
     static func damage(_ url: URL) throws {
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-        guard let handle = FileHandle(forWritingAtPath: url.path) else {
-            throw BrowserError.cannotWrite(path: url.path, reason: "cannot open the store file to damage it")
+        try SQLiteStoreFileLock.withExclusiveLock(on: url, toDo: "damage the demo store (:corrupt)") {
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            // Closing this handle ends the lock (POSIX locks go with any descriptor of the file):
+            // the last thing done under it.
+            guard let handle = FileHandle(forWritingAtPath: url.path) else {
+                throw BrowserError.cannotWrite(path: url.path, reason: "cannot open the store file to damage it")
+            }
+            defer { try? handle.close() }
+            try handle.write(contentsOf: Data(repeating: 0x5A, count: 4096))
         }
-        defer { try? handle.close() }
-        try handle.write(contentsOf: Data(repeating: 0x5A, count: 4096))
     }
 
     /// Fills the demo store again (off the main queue, through a context of its own).

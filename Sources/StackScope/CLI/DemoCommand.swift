@@ -15,7 +15,9 @@ public enum DemoCommand {
     /// Refuses a path where something already exists (``StackScopeError/alreadyExists(path:)``)
     /// unless `force` is true; with `force`, an existing file is replaced (with its `-wal` and
     /// `-shm` files); a folder is never replaced (``StackScopeError/notAFile(path:)``).
-    /// `progress` hears how far the writing has come (see ``DemoProgressPrinter``).
+    /// `progress` hears how far the writing has come (see ``DemoProgressPrinter``). A store file
+    /// made here keeps persistent history (its history tables are made, empty), as the demo store
+    /// in the cache folder does.
     public static func create(
         path: String, size: Int, force: Bool = false, files: any StoreFileAccess = StoreFiles.standard,
         progress: (DemoProgress) -> Void = { _ in }
@@ -27,15 +29,28 @@ public enum DemoCommand {
             try remove(url, files: files)
         }
         let summary = try DemoLibrary.create(at: url, size: size, files: files, progress: progress)
+        if files is SQLiteStoreFiles {
+            // The demo store keeps persistent history, as the one in the cache folder does: its
+            // history tables are made now (empty), so the browser records every later save in
+            // them and a second stackscope on the file sees who saved what.
+            let store = try SQLiteStore(
+                url: url, model: try DemoLibrary.model(), options: PersistentStoreOptions(persistentHistoryTracking: true))
+            store.close()
+        }
         return "Created \(path): \(summary.total) objects (\(try countsLine(summary)))\n"
     }
 
-    /// Removes the file at `url` (a link itself, not what it leads to) and its `-wal` and `-shm` files.
+    /// Removes the file at `url` (a link itself, not what it leads to) and its `-wal` and `-shm`
+    /// files, under SQLite's exclusive lock on the store (``SQLiteStoreFileLock``): refused with
+    /// ``CoreStackError/storeInUse(path:action:)`` while another process has it open.
     private static func remove(_ url: URL, files: any StoreFileAccess) throws {
         if files is InMemoryStoreFiles { return try files.removeStore(at: url) }
         let fm = FileManager.default
-        for suffix in ["", "-wal", "-shm"] where (try? fm.attributesOfItem(atPath: url.path + suffix)) != nil {
-            try fm.removeItem(atPath: url.path + suffix)
+        // Under SQLite's exclusive lock: refused while another process has the store open.
+        try SQLiteStoreFileLock.withExclusiveLock(on: url, toDo: "replace it with a new demo store (--force)") {
+            for suffix in ["", "-wal", "-shm"] where (try? fm.attributesOfItem(atPath: url.path + suffix)) != nil {
+                try fm.removeItem(atPath: url.path + suffix)
+            }
         }
     }
 

@@ -30,6 +30,9 @@ public struct StoreInfo: Sendable, Equatable {
     /// Where the model came from: `file X.xcdatamodeld version V2`, `demo model`,
     /// `stored in the store (Z_MODELCACHE)`, `inferred from the schema`.
     public var modelSource: String = ""
+    /// How the store's file is read (``SQLiteReadAccess/summary``: read-only connection, query-only,
+    /// immutable, snapshot copy); empty for a store that is not an SQLite file.
+    public var access: String = ""
     /// One-line notes about the choice of model (printed on standard error).
     public var warnings: [String] = []
     /// The model's entities with their object counts, in model order.
@@ -67,8 +70,9 @@ public enum InfoCommand {
         return StoreInfo(
             path: storePath, storeUUID: session.metadata.storeUUID, storeType: session.metadata.storeType,
             frameworkVersion: session.metadata.frameworkVersion, coreStackVersion: CoreStackVersion.string,
-            modelVersion: session.modelVersion, modelSource: session.modelSource, warnings: session.warnings,
-            entities: entities,
+            modelVersion: session.modelVersion, modelSource: session.modelSource,
+            access: (session.coordinator.persistentStore as? SQLiteStore)?.readAccess.summary ?? "",
+            warnings: session.warnings, entities: entities,
             schemas: session.model.entities.map { EntitySchema($0, templates: Array(session.model.fetchRequestTemplates.values)) },
             notUnderstood: session.notUnderstood, unexplainedTables: session.schemaReport?.unexplainedTables ?? [])
     }
@@ -94,6 +98,7 @@ public enum InfoCommand {
             ("model", .string(info.modelSource)),
             ("notUnderstood", info.notUnderstood.map { .string($0) } ?? .null),
             ("unexplainedTables", .array(info.unexplainedTables.map { .string($0) })),
+            ("access", .string(info.access)),
             (
                 "entities",
                 .array(
@@ -122,6 +127,7 @@ public enum InfoCommand {
             "Model version:     \(info.modelVersion)",
             "Model:             \(info.modelSource)",
         ]
+        if !info.access.isEmpty { lines.append("Access:            \(info.access)") }
         if let line = info.notUnderstood { lines.append("Not understood:    \(line)") }
         lines.append("")
         let rows = info.entities.map { e in

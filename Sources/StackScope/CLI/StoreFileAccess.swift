@@ -162,13 +162,17 @@ public struct SQLiteStoreFiles: StoreFileAccess {
         return try SQLiteStore.readingModel(for: model, at: url)
     }
 
-    /// Deletes the SQLite store at `url` and its `-wal` and `-shm` files.
+    /// Deletes the SQLite store at `url` and its `-wal` and `-shm` files, under SQLite's exclusive
+    /// lock on the store: refused with ``CoreStackError/storeInUse(path:action:)`` while another
+    /// process has it open.
     public func removeStore(at url: URL) throws {
         try checkFile(url)
-        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
-            try FileManager.default.removeItem(atPath: url.path + suffix)
+        try SQLiteStoreFileLock.withExclusiveLock(on: url, toDo: "delete the store") {
+            for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+                try FileManager.default.removeItem(atPath: url.path + suffix)
+            }
+            try FileManager.default.removeItem(at: url)
         }
-        try FileManager.default.removeItem(at: url)
     }
 
     private func checkFile(_ url: URL) throws {

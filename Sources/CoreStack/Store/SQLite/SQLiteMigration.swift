@@ -58,7 +58,9 @@ public enum SQLiteMigration {
     }
 
     /// Migrates the store at `url`, written with `source`, to `destination`, and returns what changed.
-    /// The store must not be open elsewhere. Objects keep their primary keys and the store keeps
+    /// The store must not be open elsewhere: while another process has it open, the migration is
+    /// refused with ``CoreStackError/storeInUse(path:action:)`` (checked first, and again under
+    /// SQLite's exclusive lock for the swap, ``SQLiteStoreFileLock``). Objects keep their primary keys and the store keeps
     /// its UUID, so object IDs survive. When `url` is a symbolic link, the file it points to is
     /// migrated and replaced; the link stays a link.
     ///
@@ -86,6 +88,8 @@ public enum SQLiteMigration {
         let custom = stage?.kind == .custom ? stage : nil
         let map = try mapping(from: source, to: destination, lenient: custom != nil)
         let path = url.path
+        // The store is replaced at the end: refused at once while another process has it open.
+        try SQLiteStoreFileLock.withExclusiveLock(on: url, toDo: "migrate the store") {}
         let inspection = try SQLiteStore.inspect(url: url)
         let diffs = SQLiteStore.differences(model: source, inspection: inspection)
         guard diffs.isEmpty else { throw CoreStackError.modelMismatch(path: path, differences: diffs) }
@@ -169,15 +173,19 @@ public enum SQLiteMigration {
             if let size = (try? fm.attributesOfItem(atPath: temporary.path + "-wal"))?[.size] as? NSNumber, size.intValue > 0 {
                 throw MigrationError(entity: path, reason: "the migrated file's -wal was not folded into it")
             }
-            for suffix in ["-wal", "-journal"] {
-                if let size = (try? fm.attributesOfItem(atPath: path + suffix))?[.size] as? NSNumber, size.intValue > 0 {
-                    throw MigrationError(entity: path, reason: "the store was written to during the migration")
+            // The swap under SQLite's exclusive lock on the store: no process has it open while
+            // its side files go and the new file takes its place.
+            try SQLiteStoreFileLock.withExclusiveLock(on: url, toDo: "replace the store with its migrated copy") {
+                for suffix in ["-wal", "-journal"] {
+                    if let size = (try? fm.attributesOfItem(atPath: path + suffix))?[.size] as? NSNumber, size.intValue > 0 {
+                        throw MigrationError(entity: path, reason: "the store was written to during the migration")
+                    }
                 }
-            }
-            // No side file of the old store may meet the new one.
-            for suffix in ["-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: path + suffix) }
-            guard rename(temporary.path, path) == 0 else {
-                throw MigrationError(entity: path, reason: "cannot move the migrated file into place (errno \(errno))")
+                // No side file of the old store may meet the new one.
+                for suffix in ["-wal", "-shm", "-journal"] { try? fm.removeItem(atPath: path + suffix) }
+                guard rename(temporary.path, path) == 0 else {
+                    throw MigrationError(entity: path, reason: "cannot move the migrated file into place (errno \(errno))")
+                }
             }
             syncFolder(folder)
         } catch {

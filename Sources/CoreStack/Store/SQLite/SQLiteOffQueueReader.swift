@@ -66,13 +66,17 @@ final class SQLiteOffQueueReader: Sendable {
             case let .open(queue): return queue
             case .unavailable: return nil
             case .unopened:
-                let config = SQLiteStore.secondConnectionConfiguration(label: "CoreStack.SQLiteStore.offQueueReader")
-                SQLiteSideFiles.opened(path)
-                guard let queue = try? DatabaseQueue(path: path, configuration: config),
+                var config = SQLiteStore.secondConnectionConfiguration(label: "CoreStack.SQLiteStore.offQueueReader")
+                guard let target = try? SQLiteConnectionFiles.opened(path, readOnly: true) else {
+                    state = .unavailable
+                    return nil
+                }
+                target.configure(&config)
+                guard let queue = try? DatabaseQueue(path: target.connectionPath, configuration: config),
                     (try? queue.inDatabase({ db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }))??.lowercased() == "wal"
                 else {
-                    // Not opened (or not WAL): uncounted again; the last connection out cleans up.
-                    SQLiteSideFiles.closed(path)
+                    // Not opened (or not WAL): uncounted again.
+                    SQLiteConnectionFiles.closed(path)
                     state = .unavailable
                     return nil
                 }
@@ -88,7 +92,7 @@ final class SQLiteOffQueueReader: Sendable {
         state.withLock { state in
             if case let .open(queue) = state {
                 try? queue.close()
-                SQLiteSideFiles.closed(path)
+                SQLiteConnectionFiles.closed(path)
             }
             state = .unavailable
         }

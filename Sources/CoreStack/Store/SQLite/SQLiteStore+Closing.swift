@@ -45,22 +45,20 @@ extension SQLiteStore {
         if !deferred { closeConnection(finally: false) }
     }
 
-    /// Closes the store's connection and counts it closed with ``SQLiteSideFiles``, once.
+    /// Closes the store's connection and counts it closed with ``SQLiteConnectionFiles``, once.
     ///
     /// GRDB cannot close a connection while one of its statements is not finalised (SQLite
-    /// answers `SQLITE_BUSY` and leaves it open). Such a connection still uses its `-shm`, so it
-    /// stays counted open (its side files stay) and ``close()`` leaves it; the store's deinit
-    /// calls this again with `finally` (the statement that held it is usually gone by then). If
-    /// it fails once more, the connection is counted closed all the same: GRDB closes it as the
-    /// store is freed, and SQLite frees it when its last statement is finalised. A count that
-    /// never went down would keep every later last close of the file from removing its side
-    /// files; counted closed too early, the side files stay only while a connection (this one
-    /// included) still holds its lock on the `-shm`, which ``SQLiteSideFiles`` checks first.
+    /// answers `SQLITE_BUSY` and leaves it open). Such a connection stays counted open and
+    /// ``close()`` leaves it; the store's deinit calls this again with `finally` (the statement
+    /// that held it is usually gone by then). If it fails once more, the connection is counted
+    /// closed all the same: GRDB closes it as the store is freed, and SQLite frees it when its last
+    /// statement is finalised. Counting only decides how this process's next read-only look opens
+    /// (and when a snapshot copy is removed); the side files are SQLite's to remove.
     func closeConnection(finally: Bool) {
         guard connectionCounted.load(ordering: .acquiring) else { return }
         let closed = (try? dbQueue.close()) != nil
         guard closed || finally else { return }
-        if connectionCounted.exchange(false, ordering: .acquiringAndReleasing) { SQLiteSideFiles.closed(path) }
+        if connectionCounted.exchange(false, ordering: .acquiringAndReleasing) { SQLiteConnectionFiles.closed(path) }
     }
 
     /// Whether ``close()`` was called (or the store is being freed).

@@ -563,7 +563,8 @@ extension SQLiteStore {
     }
 
     /// The configuration of a second, read-only connection to the store file (a stream's, the
-    /// off-queue reader's): the store's SQL functions, a 10 s busy timeout.
+    /// off-queue reader's): the store's SQL functions, a 10 s busy timeout; the caller applies
+    /// its ``SQLiteConnectionFiles/Target`` (how a read-only connection opens) on top.
     static func secondConnectionConfiguration(label: String) -> Configuration {
         var config = Configuration()
         config.readonly = true
@@ -607,11 +608,12 @@ extension SQLiteStore {
             }
             if closeNow { closeConnection(finally: false) }
         }
-        let config = Self.secondConnectionConfiguration(label: "CoreStack.SQLiteStore.stream")
-        // The store's own connection keeps the side files; this one only counts while open.
-        SQLiteSideFiles.opened(path)
-        defer { SQLiteSideFiles.closed(path) }
-        let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
+        var config = Self.secondConnectionConfiguration(label: "CoreStack.SQLiteStore.stream")
+        // Made as the store's own connection was, for a read-only store (SQLiteReadAccess).
+        let target = try SQLiteConnectionFiles.opened(path, readOnly: true)
+        defer { SQLiteConnectionFiles.closed(path) }
+        target.configure(&config)
+        let queue = try Self.wrap(path) { try DatabaseQueue(path: target.connectionPath, configuration: config) }
         defer { try? queue.close() }
         return try Self.wrap(path) { try queue.read(body) }
     }

@@ -52,6 +52,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// if store.options.remoteChangeNotifications { print("watching \(store.url?.path ?? "")") }
     /// ```
     public let options: PersistentStoreOptions
+    /// How the store's file is read: read-write, or for a store opened read-only, how it was
+    /// opened so as to change nothing beside it (``SQLiteReadAccess``).
+    ///
+    /// ```swift
+    /// if case .snapshot = store.readAccess { print("reading a private copy: \(store.readAccess.summary)") }
+    /// ```
+    public let readAccess: SQLiteReadAccess
     /// The migrations made when the store was opened with
     /// ``PersistentStoreOptions/shouldMigrateStoreAutomatically`` (empty when none was needed).
     ///
@@ -64,10 +71,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let dbQueue: DatabaseQueue
     /// A read-only connection for long reads off a context's queue (opened on first use).
     let offQueueReader: SQLiteOffQueueReader
-    /// Side files: the store counts its connection with ``SQLiteSideFiles`` (as do the
-    /// off-queue reader and streams), and the last connection of the file to close removes the
-    /// `-wal` and `-shm` SQLite created for a read-only connection, so reading a store leaves its
-    /// folder as it was found.
+    /// Side files: the store counts its connection with ``SQLiteConnectionFiles`` (as do the
+    /// off-queue reader and streams), so every connection of a read-only look is made the same
+    /// way (``readAccess``); the `-wal` and `-shm` are SQLite's to remove, never CoreStack's.
     /// Set by ``close()``; read before every access (an atomic load, no lock), again on the
     /// connection's queue.
     let closedFlag = Atomic<Bool>(false)
@@ -77,7 +83,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// the count under it after setting the flag: a stream either runs and holds the close of the
     /// store's connection until it ends, or throws ``CoreStackError/storeClosed(_:)``.
     let streams = LockedValue<(running: Int, closeDeferred: Bool)>((0, false))
-    /// Whether the store's connection still counts as open with ``SQLiteSideFiles`` (see
+    /// Whether the store's connection still counts as open with ``SQLiteConnectionFiles`` (see
     /// ``closeConnection(finally:)``).
     let connectionCounted = Atomic<Bool>(true)
     #if DEBUG
@@ -199,14 +205,14 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
         }
         if FileManager.default.fileExists(atPath: path) {
-            var inspection = try Self.inspect(url: url)
+            var inspection = try Self.inspect(url: url, beforeWriting: !readOnly)
             var diffs = Self.differences(model: model, inspection: inspection)
             var plans: [MigrationPlan] = []
             if !diffs.isEmpty && options.shouldMigrateStoreAutomatically && !readOnly {
                 plans = try SQLiteMigration.migrateForOpening(
                     at: url, to: model, versions: [], options: options,
                     mismatch: CoreStackError.modelMismatch(path: path, differences: diffs))
-                inspection = try Self.inspect(url: url)
+                inspection = try Self.inspect(url: url, beforeWriting: true)
                 diffs = Self.differences(model: model, inspection: inspection)
             }
             guard diffs.isEmpty else { throw CoreStackError.modelMismatch(path: path, differences: diffs) }
@@ -241,7 +247,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             guard !readOnly else { throw CoreStackError.notAStore(path: path, reason: "the file does not exist") }
             return try SQLiteStore(url: url, model: bundle.currentVersion, readOnly: false, inspection: nil, options: options)
         }
-        var inspection = try inspect(url: url)
+        var inspection = try inspect(url: url, beforeWriting: !readOnly)
         var plans: [MigrationPlan] = []
         let migrates = options.shouldMigrateStoreAutomatically && !readOnly
         if migrates && !differences(model: bundle.currentVersion, inspection: inspection).isEmpty {
@@ -250,7 +256,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             do {
                 plans = try SQLiteMigration.migrateForOpening(
                     at: url, to: bundle.currentVersion, versions: bundle.versions, options: options, mismatch: mismatch)
-                inspection = try inspect(url: url)
+                inspection = try inspect(url: url, beforeWriting: true)
             } catch let error as CoreStackError where error == mismatch {
                 // Unknown version: fall through to the closest version's differences below.
             }
@@ -307,14 +313,15 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.model = model
         self.isReadOnly = readOnly
-        SQLiteSideFiles.opened(path)
+        let target = try SQLiteConnectionFiles.opened(path, readOnly: readOnly)
+        self.readAccess = target.access
         // Until the store is whole, a throw leaves no store whose close() or deinit would close
         // the connection and count it closed: the catch below does (every throw in this
         // initialiser comes before its last stored property is set, so no deinit runs for it).
         var connection: DatabaseQueue?
         do {
             var config = Configuration()
-            config.readonly = readOnly
+            target.configure(&config)
             config.busyMode = .timeout(10)
             config.label = "CoreStack.SQLiteStore"
             config.prepareDatabase { db in SQLiteFunctions.register(in: db) }
@@ -327,7 +334,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 self.metadata = inspection.metadata
                 self.identifier = inspection.metadata.storeUUID
                 self.storeToken = StoreIdentifiers.token(for: inspection.metadata.storeUUID)
-                let queue = try Self.wrap(path) { try DatabaseQueue(path: path, configuration: config) }
+                let queue = try Self.wrap(path) { try DatabaseQueue(path: target.connectionPath, configuration: config) }
                 connection = queue
                 self.dbQueue = queue
                 if !readOnly {
@@ -391,7 +398,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             // Closed, or (when GRDB cannot close it) closed as it is freed with this failed store
             // just after; counted closed either way (see ``closeConnection(finally:)``).
             _ = try? connection?.close()
-            SQLiteSideFiles.closed(path)
+            SQLiteConnectionFiles.closed(path)
             throw error
         }
     }
@@ -487,9 +494,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         url.isFileURL ? url.resolvingSymlinksInPath() : url
     }
 
-    /// Reads what a file holds without changing it (a read-only connection).
-    static func inspect(url: URL) throws -> Inspection {
-        try readOnlyAccess(url: url, label: "CoreStack.SQLiteStore.inspect") { db in try inspect(db, path: url.path) }
+    /// Reads what a file holds without changing it (a read-only connection; `beforeWriting`: a
+    /// read-write connection follows, see ``SQLiteConnectionFiles/opened(_:readOnly:beforeWriting:)``).
+    static func inspect(url: URL, beforeWriting: Bool = false) throws -> Inspection {
+        try readOnlyAccess(url: url, label: "CoreStack.SQLiteStore.inspect", beforeWriting: beforeWriting) { db in
+            try inspect(db, path: url.path)
+        }
     }
 
     /// Runs `body` on a read-only connection to the file at `url`, leaving the file as it was found.
@@ -520,7 +530,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Runs `body` on a read-only connection to the file at `url`, and removes the empty `-wal`
     /// and `-shm` files SQLite creates for a WAL-mode file, so the folder is left as found.
-    private static func readOnlyAccess<T>(url: URL, label: String, _ body: (Database) throws -> T) throws -> T {
+    private static func readOnlyAccess<T>(
+        url: URL, label: String, beforeWriting: Bool = false, _ body: (Database) throws -> T
+    ) throws -> T {
         let path = resolvedFileURL(url).path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreStackError.notAStore(path: path, reason: "the file does not exist")
@@ -533,16 +545,16 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             throw CoreStackError.notAStore(path: path, reason: "the file is empty, not an SQLite database" + wal)
         }
         var config = Configuration()
-        config.readonly = true
         // Another connection to the file may be closing (checkpointing its WAL): wait for it.
         config.busyMode = .timeout(10)
         config.label = label
-        // A read-only connection to a WAL-mode file creates empty -wal and -shm files; remove the
-        // ones this inspection created so a refused file is left exactly as it was found.
-        SQLiteSideFiles.opened(path)
-        defer { SQLiteSideFiles.closed(path) }
+        // Made as SQLiteReadAccess says from the files beside the store: nothing is left beside it
+        // that was not there, and nothing another process uses is removed.
+        let target = try SQLiteConnectionFiles.opened(path, readOnly: true, beforeWriting: beforeWriting)
+        defer { SQLiteConnectionFiles.closed(path) }
+        target.configure(&config)
         do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
+            let queue = try DatabaseQueue(path: target.connectionPath, configuration: config)
             defer { try? queue.close() }
             return try queue.read(body)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
