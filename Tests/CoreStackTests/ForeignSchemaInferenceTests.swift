@@ -114,6 +114,10 @@ struct ForeignSchemaInferenceTests {
             let rows = try context.fetch(FetchRequest<ManagedObject>(entityName: "Asset", sortDescriptors: [SortDescriptor("FILENAME")]))
             #expect(try rows.map { try $0.value(forKey: "extra") as? String } == [nil, "x", nil])
             #expect(try rows.map { try $0.value(forKey: "Z_FOK_GHOST") as? Int64 } == [7, nil, nil])
+            // Raw attributes filter and sort like any other.
+            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Asset", predicate: .key("extra") == "x")) == 1)
+            let byGhost = try context.fetch(FetchRequest<ManagedObject>(entityName: "Asset", sortDescriptors: [SortDescriptor("Z_FOK_GHOST", ascending: false)]))
+            #expect(try byGhost.first?.value(forKey: "FILENAME") as? String == "a.jpg")
         }
         try coordinator.remove(store)
         store.close()

@@ -76,7 +76,6 @@ enum SQLiteSchemaReconciliation {
         }
         var raw: [String: [AttributeDescription]] = [:]
         var rawColumns: [String] = []
-        var unreadable: [String] = []
         for table in schema.entityTables {
             guard let root = rootsByTable[table.name], structure.tables[table.name] != nil else { continue }
             // Columns already read raw by this model.
@@ -86,10 +85,6 @@ enum SQLiteSchemaReconciliation {
             let known = table.columnNames
             var taken = Set(root.selfAndDescendants.flatMap(\.propertyNames))
             for column in try db.columns(in: table.name) where !known.contains(column.name) {
-                guard isPlainIdentifier(column.name) else {
-                    unreadable.append("\(table.name).\(column.name)")
-                    continue
-                }
                 var name = column.name
                 while !taken.insert(name).inserted { name += "_raw" }
                 var attribute = AttributeDescription(name, rawType(column.type))
@@ -105,8 +100,8 @@ enum SQLiteSchemaReconciliation {
         for e in model.entities where !absent.contains(e.name) {
             guard let m = try? schema.mapping(for: e), let columns = structure.tables[m.table] else { continue }
             for a in e.attributes where !a.isTransient {
-                guard let slot = e.attributeSlots[a.name], slot < m.attributeColumns.count, let column = m.attributeColumns[slot],
-                    !columns.contains(column)
+                guard let slot = e.attributeSlots[a.name], slot < m.attributeColumns.count,
+                    let column = m.attributeColumns[slot].map(SQLiteSchema.fileColumnName), !columns.contains(column)
                 else { continue }
                 missing[e.name, default: []].insert(a.name)
                 missingColumns.append("\(m.table).\(column)")
@@ -121,13 +116,14 @@ enum SQLiteSchemaReconciliation {
             if isCoreDataTable(name) { own.append(name) } else { unexplained.append(name) }
         }
         let report = SQLiteStoreSchemaReport(
-            rawColumns: rawColumns, unreadableColumns: unreadable, unexplainedTables: unexplained, coreDataTables: own,
+            rawColumns: rawColumns, unexplainedTables: unexplained, coreDataTables: own,
             entitiesNotInStore: model.entities.map(\.name).filter(absent.contains), missingColumns: missingColumns)
         let changed = !raw.isEmpty || !absent.isEmpty || !missing.isEmpty
         return Result(model: changed ? try rebuild(model, adding: raw, leavingOut: absent, without: missing) : model, report: report)
     }
 
-    /// Whether `name` can be written in SQL as it is (letters, digits and `_`, not starting with a digit).
+    /// Whether `name` can be written in SQL as it is (letters, digits and `_`, not starting with a
+    /// digit); other names are quoted (``SQLiteSchema/sqlColumnName(raw:)``).
     static func isPlainIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }

@@ -17,9 +17,6 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     /// Columns of entity tables that the model does not place, as `TABLE.COLUMN`: read as raw
     /// attributes by a model from ``SQLiteStore/readingModel(for:at:)``.
     public var rawColumns: [String]
-    /// Columns that are unexplained and cannot be read raw either (a name that is not a plain SQL
-    /// identifier), as `TABLE.COLUMN`; a store with one opens only with a model that explains it.
-    public var unreadableColumns: [String]
     /// Tables that are neither the model's entity or join tables nor Core Data's own, sorted.
     public var unexplainedTables: [String]
     /// Core Data's own tables found in the file (bookkeeping, persistent history, CloudKit
@@ -35,16 +32,15 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     /// A report with these lists.
     ///
     /// ```swift
-    /// let empty = SQLiteStoreSchemaReport(rawColumns: [], unreadableColumns: [], unexplainedTables: [], coreDataTables: ["Z_METADATA"])
+    /// let empty = SQLiteStoreSchemaReport(rawColumns: [], unexplainedTables: [], coreDataTables: ["Z_METADATA"])
     /// ```
     public init(
-        rawColumns: [String], unreadableColumns: [String], unexplainedTables: [String], coreDataTables: [String],
+        rawColumns: [String], unexplainedTables: [String], coreDataTables: [String],
         entitiesNotInStore: [String] = [], missingColumns: [String] = []
     ) {
         self.entitiesNotInStore = entitiesNotInStore
         self.missingColumns = missingColumns
         self.rawColumns = rawColumns
-        self.unreadableColumns = unreadableColumns
         self.unexplainedTables = unexplainedTables
         self.coreDataTables = coreDataTables
     }
@@ -55,7 +51,7 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     /// if !report.isComplete { print(report.summary ?? "") }
     /// ```
     public var isComplete: Bool {
-        rawColumns.isEmpty && unreadableColumns.isEmpty && unexplainedTables.isEmpty && entitiesNotInStore.isEmpty
+        rawColumns.isEmpty && unexplainedTables.isEmpty && entitiesNotInStore.isEmpty
             && missingColumns.isEmpty
     }
 
@@ -74,7 +70,6 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
         }
         var parts: [String] = []
         if !rawColumns.isEmpty { parts.append("\(plural(rawColumns.count, "column")) read raw (\(list(rawColumns)))") }
-        if !unreadableColumns.isEmpty { parts.append("\(plural(unreadableColumns.count, "column")) not read (\(list(unreadableColumns)))") }
         if !unexplainedTables.isEmpty { parts.append("\(plural(unexplainedTables.count, "table")) not read (\(list(unexplainedTables)))") }
         if !missingColumns.isEmpty {
             parts.append("\(plural(missingColumns.count, "attribute")) of the model without a column (\(list(missingColumns)))")
