@@ -18,17 +18,24 @@ struct InfoSchemaTests {
             return Array(lines[(start + 1)...].prefix { !$0.isEmpty })
         }
         let squeezed = { (s: String) in s.split(separator: " ").joined(separator: " ") }
+        // The model's metadata CoreStack keeps but does not apply (derivations, validation rules,
+        // fetched properties, constraints) is listed too.
+        let title = #"title String validation (length >= 3) AND (length <= 50); SELF CONTAINS "title""#
         #expect(block("Book").map(squeezed) == [
-            "uniqueID UUID", "price Decimal", "pagesCount Integer 64 optional", "publishedAt Date", "title String",
+            "uniqueID UUID", "price Decimal", "pagesCount Integer 64 optional, derived count:(pages)", "publishedAt Date", title,
             "cover Transformable transformer CoverTransformer",
             "author → Author to-one, inverse books, Nullify", "pages ⇉ Page to-many, inverse book, Cascade",
+            "· uniqueness constraint (uniqueID)",
         ])
         #expect(block("GraphicNovel : Book").map(squeezed).contains("isBlackAndWhite Boolean"))
-        #expect(block("GraphicNovel : Book").map(squeezed).contains("title String from Book"))
+        #expect(block("GraphicNovel : Book").map(squeezed).contains(title + ", from Book"))
         #expect(block("Writer (abstract)").map(squeezed) == ["age Integer 16"])
         #expect(block("Author : Writer").map(squeezed) == [
             "age Integer 16 from Writer", "alias String", "siteURL URI optional",
             "books ⇉ Book to-many, optional, inverse author, Cascade",
+            "· fetched property favFeedbacks → Feedback where (authorAlias == $FETCH_SOURCE.alias) AND (comment CONTAINS $FETCHED_PROPERTY.userInfo.search)",
+            "· fetched property feedbacks → Feedback where authorAlias == $FETCH_SOURCE.alias",
+            "· uniqueness constraint (alias)",
         ])
         // Without --schema the output is as before.
         #expect(!InfoCommand.renderText(info).contains("Author : Writer"))

@@ -43,6 +43,43 @@ public struct AttributeDescription: Sendable, Hashable {
     /// title.preservesValueInHistoryOnDeletion = true
     /// ```
     public var preservesValueInHistoryOnDeletion = false
+    /// For a derived attribute (Core Data's `NSDerivedAttributeDescription`): the derivation
+    /// expression in Core Data's format (`count:(pages)`), kept as metadata. Core Data computes the
+    /// column's value itself (with triggers); CoreStack reads it like any other column.
+    ///
+    /// ```swift
+    /// model.entity(named: "Book")?.attribute(named: "pagesCount")?.derivationExpression  // "count:(pages)"
+    /// ```
+    public var derivationExpression: String?
+    /// Validation rules read from a model archive (`NSValidationPredicates`), in Core Data's
+    /// format (`SELF.length >= 3`): metadata only, a save does not check them.
+    ///
+    /// ```swift
+    /// attribute.validationPredicates  // ["SELF.length >= 3"]
+    /// ```
+    public var validationPredicates: [String] = []
+    /// The warnings paired with ``validationPredicates`` (`NSValidationWarnings`), as text.
+    ///
+    /// ```swift
+    /// attribute.validationWarnings  // ["too short"]
+    /// ```
+    public var validationWarnings: [String] = []
+    /// For an attribute made for a column that neither the model nor schema inference explains:
+    /// the column's exact name, read as it is (the attribute's type follows the column's declared
+    /// type). Only a read-only open accepts a model with raw attributes; nil for every attribute
+    /// of a model file.
+    ///
+    /// ```swift
+    /// let raw = entity.allAttributes.filter(\.isRaw).map(\.rawColumn)  // ["ZEXTRA"]
+    /// ```
+    public var rawColumn: String?
+
+    /// Whether the attribute stands for a column nothing explained (see ``rawColumn``).
+    ///
+    /// ```swift
+    /// if attribute.isRaw { print("\(attribute.name) (raw column)") }
+    /// ```
+    public var isRaw: Bool { rawColumn != nil }
 
     /// An attribute. Only the name and type are required: it is optional, stored and not indexed by default.
     ///

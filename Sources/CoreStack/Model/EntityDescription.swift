@@ -45,6 +45,28 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public let versionHashModifier: String?
     /// Free-form user info from the model file.
     public let userInfo: [String: String]
+    /// Fetched properties read from a model archive: metadata only (objects do not evaluate them).
+    ///
+    /// ```swift
+    /// author.fetchedProperties.map(\.name)  // ["favFeedbacks", "feedbacks"]
+    /// ```
+    public let fetchedProperties: [FetchedPropertyDescription]
+    /// Composite attributes read from a model archive: metadata only (their flattened columns are
+    /// read as raw attributes, see ``AttributeDescription/rawColumn``).
+    ///
+    /// ```swift
+    /// place.compositeAttributes.first?.name  // "location"
+    /// ```
+    public let compositeAttributes: [CompositeAttributeDescription]
+    /// What a model archive declares for this entity that CoreStack keeps only as a line of text
+    /// and does not apply, e.g. `uniqueness constraint (location.latitude): names no property of
+    /// the entity` or `property kind NSFooDescription: kind not known`. Empty for models read
+    /// from other sources.
+    ///
+    /// ```swift
+    /// for note in entity.unimplementedElements { print("\(entity.name): \(note)") }
+    /// ```
+    public let unimplementedElements: [String]
 
     // Resolved by the model once, before the model is published, then only read.
 
@@ -140,8 +162,14 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         representedClassName: String? = nil,
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil,
-        userInfo: [String: String] = [:]
+        userInfo: [String: String] = [:],
+        fetchedProperties: [FetchedPropertyDescription] = [],
+        compositeAttributes: [CompositeAttributeDescription] = [],
+        unimplementedElements: [String] = []
     ) {
+        self.fetchedProperties = fetchedProperties
+        self.compositeAttributes = compositeAttributes
+        self.unimplementedElements = unimplementedElements
         self.name = name
         self.superentityName = superentityName
         self.isAbstract = isAbstract
@@ -164,7 +192,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             uniquenessConstraints: uniquenessConstraints, fetchIndexes: fetchIndexes,
             managedObjectClass: managedObjectClass, representedClassName: representedClassName,
             renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
-            userInfo: userInfo)
+            userInfo: userInfo, fetchedProperties: fetchedProperties, compositeAttributes: compositeAttributes,
+            unimplementedElements: unimplementedElements)
     }
 
     /// The entity's name.
@@ -239,25 +268,42 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 /// ```
 public struct FetchIndexDescription: Sendable, Hashable {
     /// One property of the index.
+    ///
+    /// ```swift
+    /// let byYear = FetchIndexDescription.Element(property: "year", ascending: false)
+    /// let computed = FetchIndexDescription.Element(property: "lowercaseTitle", expression: "lowercase:(title)")
+    /// ```
     public struct Element: Sendable, Hashable {
-        /// The property indexed.
+        /// The property indexed; for an expression element, the name of its expression description.
         public var property: String
         /// Ascending (true) or descending order.
         public var ascending: Bool
+        /// For an element that indexes an expression (an `NSExpressionDescription`, as Apple's
+        /// Photos store has): the expression in Core Data's format, kept as metadata (CoreStack
+        /// creates no index for it); nil for an element that indexes a property.
+        public var expression: String?
+        /// Binary (the default) or R-tree.
+        public var collationType: FetchIndexElementType
         /// One element of an index.
-        public init(property: String, ascending: Bool = true) {
+        public init(property: String, ascending: Bool = true, expression: String? = nil, collationType: FetchIndexElementType = .binary) {
             self.property = property
             self.ascending = ascending
+            self.expression = expression
+            self.collationType = collationType
         }
     }
     /// The index's name (`Z_<Entity>_<name>` in SQLite).
     public var name: String
     /// The indexed properties, in order.
     public var elements: [Element]
+    /// The predicate of a partial index (`NSPartialIndexPredicate`) in Core Data's format, as
+    /// text; nil for an index of every row.
+    public var partialIndexPredicate: String?
     /// A fetch index named `name` over `elements`.
-    public init(name: String, elements: [Element]) {
+    public init(name: String, elements: [Element], partialIndexPredicate: String? = nil) {
         self.name = name
         self.elements = elements
+        self.partialIndexPredicate = partialIndexPredicate
     }
 }
 

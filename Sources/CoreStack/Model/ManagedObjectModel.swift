@@ -274,8 +274,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             }
         }
         for index in e.fetchIndexes {
+            // An expression element indexes no property of the entity (kept as metadata).
             for element in index.elements
-            where e.attributeSlots[element.property] == nil && e.relationshipSlots[element.property] == nil {
+            where element.expression == nil && e.attributeSlots[element.property] == nil && e.relationshipSlots[element.property] == nil {
                 throw CoreStackError.invalidModel(
                     entity: e.name, property: element.property,
                     reason: "fetch index \"\(index.name)\" names an unknown property")

@@ -239,12 +239,20 @@ public struct ColumnInfo: Sendable, Hashable {
     public var alignRight: Bool
     /// The column width in cells.
     public var width: Int
+    /// Whether the attribute is raw: a column of the store nothing explained, read as it is
+    /// (``AttributeDescription/isRaw``); its header is drawn in yellow and ends with `≈`.
+    public var isRaw: Bool
     /// Creates a column.
-    public init(name: String, typeName: String, alignRight: Bool, width: Int) {
+    ///
+    /// ```swift
+    /// let column = ColumnInfo(name: "extra", typeName: "String", alignRight: false, width: 7, isRaw: true)
+    /// ```
+    public init(name: String, typeName: String, alignRight: Bool, width: Int, isRaw: Bool = false) {
         self.name = name
         self.typeName = typeName
         self.alignRight = alignRight
         self.width = width
+        self.isRaw = isRaw
     }
 }
 

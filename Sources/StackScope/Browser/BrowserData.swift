@@ -174,7 +174,7 @@ final class BrowserData {
             let columnInfo = columns.map {
                 ColumnInfo(
                     name: $0.name, typeName: ValueFormatter.typeName($0.type), alignRight: ValueFormatter.isNumeric($0.type),
-                    width: DisplayWidth.of($0.name) + 2)
+                    width: DisplayWidth.of($0.name) + 2, isRaw: $0.isRaw)
             }
             return TableOpened(
                 source: t.source, columns: columnInfo, sort: t.sectionKey == nil && t.sort.isEmpty ? [] : t.sort, sectioned: self.sectioned,
@@ -410,7 +410,10 @@ final class BrowserData {
             for a in object.entity.allAttributes {
                 let value = try object.attributeValue(forKey: a.name)
                 props.append(DetailProperty(
-                    name: a.name, kind: .attribute(type: ValueFormatter.typeName(a.type) + (a.isOptional ? ", optional" : "")),
+                    name: a.name,
+                    kind: .attribute(
+                        type: ValueFormatter.typeName(a.type) + (a.isOptional ? ", optional" : "")
+                            + (a.rawColumn.map { ", raw column \($0): nothing in the model explains it" } ?? "")),
                     value: ValueFormatter.detail(value), changed: changed.contains(a.name)))
             }
             for r in object.entity.allRelationships {

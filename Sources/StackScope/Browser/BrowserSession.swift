@@ -132,6 +132,7 @@ public final class BrowserSession: @unchecked Sendable {
         let url = checked.storeURL
         let model = checked.model
         var notes = checked.warnings
+        if let line = checked.notUnderstood { notes.append("not understood: \(line)") }
         let ownModel = model.origin == .storeModelCache || model.origin == .inferredFromSchema
         let writableFile = FileManager.default.isWritableFile(atPath: url.path)
             && FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)

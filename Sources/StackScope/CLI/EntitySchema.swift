@@ -26,6 +26,12 @@ public struct EntitySchema: Sendable, Equatable {
         public var inheritedFrom: String?
         /// Whether its values may live in the store's `_EXTERNAL_DATA` folder (Allows External Storage).
         public var allowsExternalStorage = false
+        /// For a raw attribute (a column nothing explained, read as it is): the column's name.
+        public var rawColumn: String?
+        /// A derived attribute's expression, in Core Data's format.
+        public var derivationExpression: String?
+        /// Validation rules the model declares (kept, not checked), in Core Data's format.
+        public var validationPredicates: [String] = []
     }
 
     /// A relationship: where it goes and how many.
@@ -64,9 +70,22 @@ public struct EntitySchema: Sendable, Equatable {
     public var attributes: [Attribute]
     /// Every relationship, inherited ones first (model order).
     public var relationships: [Relationship]
+    /// What the model declares that CoreStack keeps as metadata only, one line each: fetched
+    /// properties, composite attributes, fetch indexes, uniqueness constraints, and the elements
+    /// CoreStack set aside (``EntityDescription/unimplementedElements``).
+    ///
+    /// ```swift
+    /// EntitySchema(asset).metadata  // ["fetch index byAdded (dateCreated, expression lowercase:(title))", …]
+    /// ```
+    public var metadata: [String] = []
 
-    /// The schema of `entity`.
-    public init(_ entity: EntityDescription) {
+    /// The schema of `entity`; the model's fetch request `templates` that fetch it are listed in
+    /// ``metadata``.
+    ///
+    /// ```swift
+    /// let schema = EntitySchema(book, templates: Array(model.fetchRequestTemplates.values))
+    /// ```
+    public init(_ entity: EntityDescription, templates: [FetchRequestTemplate] = []) {
         name = entity.name
         superentity = entity.superentity?.name
         isAbstract = entity.isAbstract
@@ -84,7 +103,12 @@ public struct EntitySchema: Sendable, Equatable {
                 name: a.name, type: a.type.xcodeName, isOptional: a.isOptional, isTransient: a.isTransient,
                 valueTransformerName: a.valueTransformerName,
                 inheritedFrom: entity.attributes.contains { $0.name == a.name } ? nil : declaring { $0.attribute(named: a.name) != nil },
-                allowsExternalStorage: a.allowsExternalBinaryDataStorage)
+                allowsExternalStorage: a.allowsExternalBinaryDataStorage, rawColumn: a.rawColumn,
+                derivationExpression: a.derivationExpression, validationPredicates: a.validationPredicates)
+        }
+        metadata = Self.metadata(of: entity)
+        for template in templates.sorted(by: { $0.name < $1.name }) where template.entityName == entity.name {
+            metadata.append("fetch request template \(template.name)" + (template.predicateString.map { " where \($0)" } ?? ""))
         }
         relationships = entity.allRelationships.map { r in
             let inverse = r.inverseName.flatMap { entity.destinationEntity(ofRelationship: r.name)?.relationship(named: $0) }
@@ -95,6 +119,32 @@ public struct EntitySchema: Sendable, Equatable {
                 inheritedFrom: entity.relationships.contains { $0.name == r.name } ? nil : declaring { $0.relationship(named: r.name) != nil },
                 isInferredInverse: r.isInferredInverse)
         }
+    }
+
+    /// The metadata lines of ``metadata``, declared by `entity` itself (not inherited).
+    static func metadata(of entity: EntityDescription) -> [String] {
+        var lines: [String] = []
+        for f in entity.fetchedProperties {
+            lines.append("fetched property \(f.name) → \(f.destinationEntityName ?? "?")" + (f.predicate.map { " where \($0)" } ?? ""))
+        }
+        for c in entity.compositeAttributes {
+            lines.append("composite attribute \(c.name) (" + c.elements.map { "\($0.name) \($0.type.xcodeName)" }.joined(separator: ", ") + ")")
+        }
+        for constraint in entity.uniquenessConstraints {
+            lines.append("uniqueness constraint (\(constraint.joined(separator: ", ")))")
+        }
+        for index in entity.fetchIndexes {
+            let elements = index.elements.map { el in
+                var text = el.expression.map { "expression \($0)" } ?? el.property
+                if !el.ascending { text += " DESC" }
+                if el.collationType == .rTree { text += " R-tree" }
+                return text
+            }
+            lines.append("fetch index \(index.name) (\(elements.joined(separator: ", ")))"
+                + (index.partialIndexPredicate.map { " where \($0)" } ?? ""))
+        }
+        lines += entity.unimplementedElements.map { "not applied: \($0)" }
+        return lines
     }
 
     /// The cardinality in words: `to-one`, `to-many`, `ordered to-many`, `many-to-many`.
@@ -120,6 +170,9 @@ public struct EntitySchema: Sendable, Equatable {
             if a.isTransient { notes.append("transient") }
             if let t = a.valueTransformerName { notes.append("transformer \(t)") }
             if a.allowsExternalStorage { notes.append("external storage") }
+            if let column = a.rawColumn { notes.append("raw column \(column)") }
+            if let d = a.derivationExpression { notes.append("derived \(d)") }
+            if !a.validationPredicates.isEmpty { notes.append("validation " + a.validationPredicates.joined(separator: "; ")) }
             notes += from(a.inheritedFrom)
             lines.append("  \(pad(a.name))  \(a.type)" + (notes.isEmpty ? "" : "  " + notes.joined(separator: ", ")))
         }
@@ -133,6 +186,7 @@ public struct EntitySchema: Sendable, Equatable {
             notes += from(r.inheritedFrom)
             lines.append("  \(pad(r.name))  \(r.isToMany ? "⇉" : "→") \(r.destination)  " + notes.joined(separator: ", "))
         }
+        lines += metadata.map { "  · \($0)" }
         return lines
     }
 
@@ -151,6 +205,8 @@ public struct EntitySchema: Sendable, Equatable {
                             ("name", .string(a.name)), ("type", .string(a.type)), ("optional", .bool(a.isOptional)),
                             ("transient", .bool(a.isTransient)), ("valueTransformer", optional(a.valueTransformerName)),
                             ("inheritedFrom", optional(a.inheritedFrom)), ("externalStorage", .bool(a.allowsExternalStorage)),
+                            ("rawColumn", optional(a.rawColumn)), ("derivation", optional(a.derivationExpression)),
+                            ("validation", .array(a.validationPredicates.map { .string($0) })),
                         ])
                     })
             ),
@@ -168,6 +224,7 @@ public struct EntitySchema: Sendable, Equatable {
                         ])
                     })
             ),
+            ("metadata", .array(metadata.map { .string($0) })),
         ])
     }
 }

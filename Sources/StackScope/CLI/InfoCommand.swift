@@ -39,6 +39,11 @@ public struct StoreInfo: Sendable, Equatable {
     public var entities: [Entity]
     /// Each entity's attributes and relationships, in model order (`info --schema`).
     public var schemas: [EntitySchema] = []
+    /// One line saying what the store holds that the model does not explain (columns read raw,
+    /// tables not read), nil when everything was understood.
+    public var notUnderstood: String?
+    /// Tables that are neither the model's nor Core Data's own (not read).
+    public var unexplainedTables: [String] = []
 }
 
 /// `stackscope info STORE [--model MODEL] [--schema] [--json]`.
@@ -67,7 +72,9 @@ public enum InfoCommand {
             frameworkVersion: session.metadata.frameworkVersion, coreStackVersion: CoreStackVersion.string,
             modelVersion: session.modelVersion, modelSource: session.modelSource,
             access: (session.coordinator.persistentStore as? SQLiteStore)?.readAccess.summary ?? "",
-            warnings: session.warnings, entities: entities, schemas: session.model.entities.map(EntitySchema.init))
+            warnings: session.warnings, entities: entities,
+            schemas: session.model.entities.map { EntitySchema($0, templates: Array(session.model.fetchRequestTemplates.values)) },
+            notUnderstood: session.notUnderstood, unexplainedTables: session.schemaReport?.unexplainedTables ?? [])
     }
 
     /// The command's output: JSON or text, ending with a newline; with `schema`, each entity's
@@ -89,6 +96,8 @@ public enum InfoCommand {
             ("coreStackVersion", .string(info.coreStackVersion)),
             ("modelVersion", .string(info.modelVersion)),
             ("model", .string(info.modelSource)),
+            ("notUnderstood", info.notUnderstood.map { .string($0) } ?? .null),
+            ("unexplainedTables", .array(info.unexplainedTables.map { .string($0) })),
             ("access", .string(info.access)),
             (
                 "entities",
@@ -119,9 +128,8 @@ public enum InfoCommand {
             "Model:             \(info.modelSource)",
         ]
         if !info.access.isEmpty { lines.append("Access:            \(info.access)") }
-        lines += [
-            "",
-        ]
+        if let line = info.notUnderstood { lines.append("Not understood:    \(line)") }
+        lines.append("")
         let rows = info.entities.map { e in
             [e.name + (e.isAbstract ? " (abstract)" : ""), String(e.count), e.superentity ?? "—"]
         }

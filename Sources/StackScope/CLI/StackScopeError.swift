@@ -10,6 +10,9 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
     case notAFile(path: String)
     /// The store was not written with the demo model and no `--model` was given.
     case modelRequired(path: String)
+    /// Neither the model the store carries nor one inferred from its tables can read it: each
+    /// reason (the model element rejected, the columns inference could not place).
+    case noReadableModel(path: String, reasons: [String])
     /// The `--model` path is not a `.xcdatamodeld`, `.xcdatamodel`, `.momd` or `.mom`.
     case unsupportedModelPath(path: String)
     /// The file to create already exists (and is not a demo store that may be replaced).
@@ -52,6 +55,8 @@ public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(path) is a directory, not a store file"
         case let .modelRequired(path):
             return "\(path) carries no model of its own and was not written with the demo model; pass --model PATH (a .xcdatamodeld, .xcdatamodel, .momd or .mom)"
+        case let .noReadableModel(path, reasons):
+            return "\(path) cannot be read without a model file: \(reasons.joined(separator: "; ")); pass --model PATH (a .xcdatamodeld, .xcdatamodel, .momd or .mom)"
         case let .unsupportedModelPath(path):
             return "\(path) is not a model: expected a .xcdatamodeld, .xcdatamodel, .momd or .mom path"
         case let .fileExists(path):

@@ -18,6 +18,14 @@ public protocol StoreFileAccess: Sendable {
     func storedModel(at url: URL) throws -> ManagedObjectModel?
     /// A model inferred from the store's tables, or nil when the store kind cannot tell.
     func inferredModel(at url: URL) throws -> ManagedObjectModel?
+    /// `model` with a raw attribute for each column of the store it does not explain (see
+    /// ``SQLiteStore/readingModel(for:at:)``), for a read-only open.
+    ///
+    /// ```swift
+    /// let model = try files.readingModel(for: stored, at: url)
+    /// let store = try files.openReadOnly(at: url, model: model)
+    /// ```
+    func readingModel(for model: ManagedObjectModel, at url: URL) throws -> ManagedObjectModel
 }
 
 extension StoreFileAccess {
@@ -25,6 +33,8 @@ extension StoreFileAccess {
     public func storedModel(at url: URL) throws -> ManagedObjectModel? { nil }
     /// Stores whose schema tells nothing: nil.
     public func inferredModel(at url: URL) throws -> ManagedObjectModel? { nil }
+    /// Stores without columns of their own: the model as it is.
+    public func readingModel(for model: ManagedObjectModel, at url: URL) throws -> ManagedObjectModel { model }
 }
 
 /// Stores kept in memory, keyed by path: for tests of the command logic without store files.
@@ -140,6 +150,16 @@ public struct SQLiteStoreFiles: StoreFileAccess {
     public func inferredModel(at url: URL) throws -> ManagedObjectModel? {
         try checkFile(url)
         return try SQLiteStore.inferredModel(at: url)
+    }
+
+    /// `model` with a raw attribute for each column of the SQLite store at `url` it does not explain.
+    ///
+    /// ```swift
+    /// let model = try SQLiteStoreFiles().readingModel(for: stored, at: url)
+    /// ```
+    public func readingModel(for model: ManagedObjectModel, at url: URL) throws -> ManagedObjectModel {
+        try checkFile(url)
+        return try SQLiteStore.readingModel(for: model, at: url)
     }
 
     /// Deletes the SQLite store at `url` and its `-wal` and `-shm` files, under SQLite's exclusive

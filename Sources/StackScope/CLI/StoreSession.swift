@@ -25,6 +25,19 @@ public final class StoreSession {
     /// One-line notes for the user about the choice of model (e.g. why the store's own model was
     /// used instead of `--model`); empty when the model given or expected was used.
     public let warnings: [String]
+    /// What the store file holds that the model does not explain (columns read raw, tables not
+    /// read), nil for stores that are not SQLite files.
+    ///
+    /// ```swift
+    /// session.schemaReport?.unexplainedTables  // ["NOTES"]
+    /// ```
+    public let schemaReport: SQLiteStoreSchemaReport?
+    /// ``schemaReport``'s one line, nil when everything was understood.
+    ///
+    /// ```swift
+    /// session.notUnderstood  // "1 column read raw (ZASSET.ZEXTRA); 1 table not read (NOTES)"
+    /// ```
+    public var notUnderstood: String? { schemaReport?.summary }
 
     init(
         storeURL: URL, metadata: StoreMetadata, store: any PersistentStore, modelSource: String = "",
@@ -35,6 +48,7 @@ public final class StoreSession {
         self.model = store.model
         self.modelSource = modelSource
         self.warnings = warnings
+        self.schemaReport = try? (store as? SQLiteStore)?.schemaReport()
         self.coordinator = PersistentStoreCoordinator(managedObjectModel: store.model)
         try coordinator.addPersistentStore(store)
         self.context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "stackscope")
@@ -118,10 +132,14 @@ public final class StoreSession {
             own = try ownModel(of: url, files: files)
         } catch StoreSessionFallback.noModel {
             throw StackScopeError.modelRequired(path: storePath)
+        } catch let StoreSessionFallback.unreadable(reasons) {
+            throw StackScopeError.noReadableModel(path: storePath, reasons: reasons)
         }
         var warnings: [String] = []
         if own.store.model.origin == .inferredFromSchema {
             warnings.append("opened with a \(own.note)")
+        } else if own.note != "model stored in the file" {
+            warnings.append("opened with the \(own.note)")
         }
         return try StoreSession(
             storeURL: url, metadata: metadata, store: own.store, modelSource: Self.source(of: own.store.model),
@@ -131,6 +149,8 @@ public final class StoreSession {
     /// Why no model of the store's own could be used.
     private enum StoreSessionFallback: Error {
         case noModel
+        /// The store's own model and the inferred one both failed, each for the reason given.
+        case unreadable([String])
     }
 
     /// The store opened with the model it carries, else with one inferred from its tables, and a
@@ -140,24 +160,46 @@ public final class StoreSession {
         var cacheProblem = "the store has no model cache (Z_MODELCACHE)"
         do {
             if let stored = try files.storedModel(at: url) {
-                return (try files.openReadOnly(at: url, model: stored), "model stored in the file")
+                // Columns the cached model does not explain are read raw (the open is read-only).
+                let model = try files.readingModel(for: stored, at: url)
+                let missing = stored.entities.map(\.name).filter { model.entity(named: $0) == nil }
+                let columnless = stored.entities.flatMap { e in
+                    e.attributes.filter { a in !a.isTransient && model.entity(named: e.name).map { $0.attribute(named: a.name) == nil } == true }
+                        .map { "\(e.name).\($0.name)" }
+                }
+                var note = "model stored in the file"
+                if !missing.isEmpty { note += ", without the entities the store does not hold (\(missing.joined(separator: ", ")))" }
+                if !columnless.isEmpty { note += ", without the attributes that have no column (\(columnless.joined(separator: ", ")))" }
+                do {
+                    return (try files.openReadOnly(at: url, model: model), note)
+                } catch let CoreStackError.modelMismatch(_, differences) {
+                    cacheProblem = "the store's model cache does not fit its tables (\(Self.first(differences)))"
+                }
             }
         } catch let error as ModelArchiveError {
             cacheProblem = "the store's model cache cannot be read (\(error.location): \(error.reason))"
         } catch let error as CoreStackError {
-            guard case .invalidModel = error else { throw error }
-            cacheProblem = "the store's model cache holds an invalid model (\(error))"
+            guard case let .invalidModel(entity, property, reason) = error else { throw error }
+            let element = property.map { "\(entity).\($0)" } ?? entity
+            cacheProblem = "the store's model cache holds a model CoreStack rejects (\(element): \(reason))"
         }
         guard let inferred = try files.inferredModel(at: url) else { throw StoreSessionFallback.noModel }
         let store: any PersistentStore
         do {
             store = try files.openReadOnly(at: url, model: inferred)
-        } catch CoreStackError.modelMismatch {
-            // The tables do not say enough (e.g. ordered to-many columns), or the store is matched
-            // by version hashes (stores CoreStack wrote): a model file is needed.
-            throw StoreSessionFallback.noModel
+        } catch let CoreStackError.modelMismatch(_, differences) {
+            // The tables do not say enough, or the store is matched by version hashes (stores
+            // CoreStack wrote): a model file is needed. Both reasons are the user's to know.
+            throw StoreSessionFallback.unreadable([
+                cacheProblem, "the model inferred from its tables does not fit them (\(Self.first(differences)))",
+            ])
         }
         return (store, "model inferred from the schema: \(cacheProblem); property names are as the columns give them")
+    }
+
+    /// The first three of `differences`, joined, with how many more there are.
+    private static func first(_ differences: [String]) -> String {
+        differences.prefix(3).joined(separator: "; ") + (differences.count > 3 ? "; and \(differences.count - 3) more" : "")
     }
 
     /// How ``modelSource`` names a model that did not come from a file the user named.

@@ -53,12 +53,14 @@ extension App {
         for i in cols {
             let c = t.columns[i]
             var name = c.name
+            // A raw column (nothing in the model explains it): marked, in yellow.
+            if c.isRaw { name += "≈" }
             if let k = t.sort.firstIndex(where: { $0.column == c.name }) {
                 name += t.sort[k].ascending ? "↑" : "↓"
                 if t.sort.count > 1 { name += "\(k + 1)" }
             }
             let width = max(DisplayWidth.of(c.name) + 2, c.width)
-            var style = Style(bold: true, underline: true)
+            var style = c.isRaw ? Style(fg: .yellow, bold: true, underline: true) : Style(bold: true, underline: true)
             if i == t.selectedColumn && s.focus == .table { style = Style(fg: .cyan, bold: true, reverse: true) }
             let room = inner.maxX - x
             if room <= 0 { break }

@@ -27,7 +27,8 @@ struct SQLiteSchema: Sendable {
         var columns: [Column]
         /// For join tables: the composite primary key.
         var primaryKey: [String]?
-        var columnNames: Set<String> { Set(columns.map(\.name)) }
+        /// The columns' names as the file spells them (a raw column's quotes removed).
+        var columnNames: Set<String> { Set(columns.map { SQLiteSchema.fileColumnName($0.name) }) }
     }
 
     /// An index the schema creates.
@@ -126,6 +127,19 @@ struct SQLiteSchema: Sendable {
 
     static func columnName(_ property: String) -> String { "Z" + property.uppercased() }
 
+    /// How the SQL CoreStack builds names a raw attribute's column (``AttributeDescription/rawColumn``):
+    /// as it is when it is a plain identifier, else in double quotes (`"odd name"`), since a file
+    /// may name a column anything.
+    static func sqlColumnName(raw column: String) -> String {
+        SQLiteSchemaReconciliation.isPlainIdentifier(column) ? column : "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A column name of this layout as the file spells it: ``sqlColumnName(raw:)`` undone.
+    static func fileColumnName(_ name: String) -> String {
+        guard name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") else { return name }
+        return String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
+    }
+
     /// Column-type order used when writing tables (integers first, blobs last), as Core Data does.
     private static func typeRank(_ type: String) -> Int {
         switch type {
@@ -174,7 +188,9 @@ struct SQLiteSchema: Sendable {
         for e in root.selfAndDescendants {
             var declared: [Pending] = []
             for a in e.attributes where !a.isTransient {
-                declared.append(Pending(base: Self.columnName(a.name), type: a.type.sqlColumnType, owner: e, property: a.name, isToOne: false))
+                declared.append(Pending(
+                    base: a.rawColumn.map { Self.sqlColumnName(raw: $0) } ?? Self.columnName(a.name), type: a.type.sqlColumnType,
+                    owner: e, property: a.name, isToOne: false))
             }
             for r in e.relationships where !r.isTransient && !r.isToMany {
                 guard let dest = e.destinationEntity(ofRelationship: r.name) else { continue }
@@ -434,7 +450,7 @@ struct SQLiteSchema: Sendable {
                 diffs.append("entity \(owner): table \(t.name) is not in the store")
                 continue
             }
-            for c in t.columns.map(\.name) where !columns.contains(c) {
+            for c in t.columns.map({ Self.fileColumnName($0.name) }) where !columns.contains(c) {
                 diffs.append("entity \(owner): column \(t.name).\(c) is not in the store")
             }
             for c in columns.subtracting(t.columnNames).sorted() {

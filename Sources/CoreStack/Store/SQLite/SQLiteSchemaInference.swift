@@ -27,6 +27,13 @@ import GRDB
 ///   when every value is 16 bytes).
 /// - A BLOB column whose sampled values all carry Core Data's external-storage marker byte is a
 ///   Binary attribute with Allows External Storage (see ``SQLiteExternalBinaryData``).
+/// - An `INTEGER` column with a `Z_FOK_<NAME>` order column beside it is a to-one too (the
+///   foreign key of an ordered one-to-many: its inverse to-many is ordered), its destination found
+///   as for an indexed column.
+/// - Core Data's own tables are never entities nor join tables: bookkeeping (`Z_PRIMARYKEY`,
+///   `Z_METADATA`, `Z_MODELCACHE`), persistent history and CloudKit mirroring (their entities are
+///   numbered 16000 and up), R-tree indexes (`Z_RT_…`, any virtual table) and their shadow tables.
+/// - Columns none of this explains become raw attributes (``SQLiteStore/inferredModel(at:)``).
 /// - Each join table `Z_<n><NAME>` with columns `Z_<a><X>` and `Z_<b><Y>` gives a many-to-many pair:
 ///   `X` on entity `b` (destination `a`) and `Y` on entity `a`, inverses of each other (ordered when
 ///   a `Z_FOK_` column follows it); a `REFLEXIVE` column makes a relationship its own inverse.
@@ -130,7 +137,10 @@ enum SQLiteSchemaInference {
                     let destination = try toOneDestination(
                         db, table: table, column: name,
                         companion: names.first { c in companionNumber(c).map { "Z\($0)_\(property)" == c } ?? false },
-                        hasIndex: indexNames.contains("\(table)_\(name)_INDEX"), entities: entities, byNumber: byNumber,
+                        // An order column (`Z_FOK_<NAME>`: the inverse is an ordered to-many) is
+                        // evidence like the index.
+                        hasIndex: indexNames.contains("\(table)_\(name)_INDEX") || names.contains("Z_FOK_" + property),
+                        entities: entities, byNumber: byNumber,
                         hasChildren: hasChildren, tableName: tableName)
                 {
                     toOnes.append(ToOne(
@@ -145,8 +155,17 @@ enum SQLiteSchemaInference {
                 }
             }
         }
-        // Many-to-many join tables.
-        for table in tableNames.sorted() where table.hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
+        // Many-to-many join tables: `Z_` tables that are not Core Data's own (bookkeeping, R-tree
+        // indexes `Z_RT_…`, any virtual table and its shadow tables).
+        let virtualTables = Set(try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND upper(sql) LIKE 'CREATE VIRTUAL TABLE%'"))
+        func isOwnTable(_ table: String) -> Bool {
+            SQLiteSchemaReconciliation.bookkeepingTables.contains(table)
+                || SQLiteSchemaReconciliation.ownPrefixes.contains { table.hasPrefix($0) }
+                || virtualTables.contains(table)
+                || ["_node", "_rowid", "_parent"].contains { table.hasSuffix($0) && virtualTables.contains(String(table.dropLast($0.count))) }
+        }
+        for table in tableNames.sorted() where table.hasPrefix("Z_") && !isOwnTable(table) {
             let cols = try columns(table).map(\.name)
             let keys = cols.filter { !$0.hasPrefix("Z_FOK_") }
             guard keys.count == 2 else { continue }

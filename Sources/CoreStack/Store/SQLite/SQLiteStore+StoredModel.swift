@@ -56,9 +56,17 @@ extension SQLiteStore {
     /// let model = try SQLiteStore.storedModel(at: url) ?? SQLiteStore.inferredModel(at: url)
     /// let store = try SQLiteStore(url: url, model: model, readOnly: true)
     /// ```
+    /// Columns nothing explains (an order column without its foreign key, a column another program
+    /// added) become raw attributes of their table's root entity (``AttributeDescription/rawColumn``,
+    /// see ``readingModel(for:at:)``), so the model opens the store read-only whatever its tables
+    /// hold; ``schemaReport(model:at:)`` lists them and the tables that were not understood.
+    ///
     /// - Throws: ``CoreStackError/notAStore(path:reason:)``, ``CoreStackError/invalidModel(entity:property:reason:)``.
     public static func inferredModel(at url: URL) throws -> ManagedObjectModel {
         _ = try inspect(url: url)
-        return try withReadOnlyConnection(url: url) { db in try SQLiteSchemaInference.inferModel(db, path: url.path) }
+        return try withReadOnlyConnection(url: url) { db in
+            let inferred = try SQLiteSchemaInference.inferModel(db, path: url.path)
+            return try SQLiteSchemaReconciliation.reconcile(inferred, db, path: url.path).model
+        }
     }
 }

@@ -197,6 +197,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         url: URL, model: ManagedObjectModel, readOnly: Bool = false, options: PersistentStoreOptions = PersistentStoreOptions()
     ) throws {
         let path = url.path
+        if !readOnly {
+            // Raw attributes stand for columns nothing explained: such a model may read the store, never write it.
+            let raw = model.entities.flatMap { e in e.attributes.compactMap { a in a.rawColumn.map { "entity \(e.name): column \($0) is read raw (neither the model nor inference explains it)" } } }
+            if !raw.isEmpty {
+                throw CoreStackError.modelMismatch(path: path, differences: raw + ["a store opened for writing needs a model that explains every column"])
+            }
+        }
         if FileManager.default.fileExists(atPath: path) {
             var inspection = try Self.inspect(url: url, beforeWriting: !readOnly)
             var diffs = Self.differences(model: model, inspection: inspection)
@@ -419,8 +426,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     private static func makePlans(schema: SQLiteSchema) -> ([String: TablePlan], [Int: EntityPlan]) {
         var tablePlans: [String: TablePlan] = [:]
+        // Order keys are read with the to-manys, except a stray one read as a raw attribute.
+        let rawColumns = Set(schema.model.entities.flatMap { $0.attributes.compactMap(\.rawColumn) })
         for t in schema.entityTables {
-            let names = t.columns.map(\.name).filter { !$0.hasPrefix("Z_FOK_") && !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) }
+            let names = t.columns.map(\.name).filter {
+                (!$0.hasPrefix("Z_FOK_") || rawColumns.contains($0)) && !["Z_PK", "Z_ENT", "Z_OPT"].contains($0)
+            }
             tablePlans[t.name] = TablePlan(table: t.name, columns: ["Z_PK", "Z_ENT", "Z_OPT"] + names)
         }
         var entityPlans: [Int: EntityPlan] = [:]
@@ -604,7 +615,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return entities
     }
 
-    private static func inspect(_ db: Database, path: String) throws -> Inspection {
+    static func inspect(_ db: Database, path: String) throws -> Inspection {
         let tableNames = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         guard tableNames.contains("Z_PRIMARYKEY"), tableNames.contains("Z_METADATA") else {
             throw CoreStackError.notAStore(
@@ -612,7 +623,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
         var tables: [String: Set<String>] = [:]
         for name in tableNames where !name.hasPrefix("sqlite_") {
-            tables[name] = Set(try db.columns(in: name).map(\.name))
+            // A virtual table of a module this SQLite lacks has no readable columns: it is no
+            // table of the model (which the comparison with the model's layout then says).
+            tables[name] = Set(((try? db.columns(in: name)) ?? []).map(\.name))
         }
         guard tables["Z_PRIMARYKEY"]?.isSuperset(of: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) == true,
             tables["Z_METADATA"]?.isSuperset(of: ["Z_VERSION", "Z_UUID", "Z_PLIST"]) == true
