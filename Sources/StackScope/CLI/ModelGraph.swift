@@ -62,7 +62,7 @@ public struct ModelGraph: Sendable, Equatable {
     /// ModelGraph(model: try DemoLibrary.model()).edges.count  // 5: each relationship pair once
     /// ```
     public init(model: ManagedObjectModel) {
-        entities = model.entities.map(EntitySchema.init)
+        entities = model.entities.map { EntitySchema($0) }
         inheritance = model.entities.compactMap { e in
             e.superentity.map { Inheritance(entity: e.name, parent: $0.name) }
         }
