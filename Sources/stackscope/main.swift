@@ -38,7 +38,7 @@ struct StackScopeCommand: ParsableCommand {
             Press ? in the browser for its keys.
             """,
         version: CoreStackVersion.string,
-        subcommands: [Browse.self, Info.self, Dump.self, History.self, Model.self, Find.self, Migrate.self, Demo.self],
+        subcommands: [Browse.self, Info.self, Dump.self, Stats.self, History.self, Model.self, Find.self, Migrate.self, Demo.self],
         defaultSubcommand: Browse.self
     )
 }
@@ -216,6 +216,45 @@ extension StackScopeCommand {
                 }
                 output.flush()
                 return ""
+            }
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a column's figures: objects, nil, distinct values, range, mean, the most common values and a histogram.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: "The entity (objects of sub-entities included).")
+        var entity: String
+
+        @Option(help: "An attribute, or a relationship (to-one: objects per destination; to-many: linked objects per object).")
+        var property: String
+
+        @Option(help: "Only objects matching a predicate in Core Data's format language.")
+        var predicate: String?
+
+        @Option(help: "How many of the most common values to show.")
+        var top = 10
+
+        @Option(help: "How many bins the histogram of a number or date has.")
+        var bins = 10
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        func validate() throws {
+            if top < 0 { throw ValidationError("--top must be 0 or more, not \(top)") }
+            if bins < 0 || bins > 1_000 { throw ValidationError("--bins must be 0 to 1000, not \(bins)") }
+        }
+
+        func run() throws {
+            try report {
+                let filter = try predicate.map { try CoreStack.Predicate(format: $0) }
+                return try StatsCommand.run(
+                    storePath: options.store, modelPath: options.model, entity: entity, property: property,
+                    predicate: filter, top: top, bins: bins, json: json)
             }
         }
     }
