@@ -240,6 +240,18 @@ extension App {
             return []
         case "history":
             return [.edit(.history)]
+        case "stats", "freq":
+            // The named property, else the selected column, of the table shown (its filter too).
+            guard let entity = s.table.entityName else {
+                setStatus(&s, ":stats needs a table: open an entity first", .error)
+                return []
+            }
+            let column = s.table.columns.indices.contains(s.table.selectedColumn) ? s.table.columns[s.table.selectedColumn].name : nil
+            guard let property = rest.isEmpty ? column : rest else {
+                setStatus(&s, "Usage: :stats [PROPERTY] (default: the selected column)", .error)
+                return []
+            }
+            return [.edit(.stats(entity: entity, property: property, filter: s.table.filter))]
         case "reseed":
             guard mayEdit(&s) else { return [] }
             // Objects of root entities (sub-entities' are counted in their parents').

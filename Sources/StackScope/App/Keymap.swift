@@ -256,6 +256,7 @@ public enum CommandLine {
         Entry(name: "corrupt", usage: "corrupt", help: "demo store: damage the file and watch the manager quarantine it"),
         Entry(name: "reseed", usage: "reseed", help: "demo store: fill it with the demo library again (asks first when the store is not empty)"),
         Entry(name: "history", usage: "history", help: "the store's persistent history: transactions, who made them, what changed"),
+        Entry(name: "stats", usage: "stats [PROPERTY]", help: "a column's figures over the table's objects (its filter too): nil, distinct, range, mean, most common values, histogram"),
         Entry(name: "q", usage: "q", help: "quit"),
     ]
 

@@ -280,7 +280,24 @@ extension BrowserProgram {
             dispatch(.showModal(.confirm(try historyReport())))
         case .showModel:
             dispatch(.showModal(.model(ModelViewState(graph: ModelGraph(model: session.model)))))
+        case let .stats(entity, property, filter):
+            dispatch(.showModal(.confirm(try statsReport(entity: entity, property: property, filter: filter))))
         }
+    }
+
+    /// A column's figures over the table's objects and filter (``StatsCommand/renderText(_:width:)``),
+    /// computed in the store's SQL.
+    private func statsReport(entity name: String, property: String, filter: String?) throws -> ConfirmState {
+        guard let store = session.coordinator.persistentStore as? SQLiteStore else {
+            throw BrowserError.nothingTo("compute: statistics run in SQL, and this store is not an SQLite file")
+        }
+        guard let entity = session.model.entity(named: name) else { throw CoreStackError.unknownEntity(name) }
+        let predicate = try filter.map { try CoreStack.Predicate(format: $0) }
+        let stats = try store.columnStatistics(ColumnStatisticsRequest(entity: entity, property: property, predicate: predicate))
+        var lines = StatsCommand.renderText(stats).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.removeFirst()
+        if let filter { lines.insert("Filter:    \(filter)", at: 0) }
+        return ConfirmState(title: "\(name).\(property)", lines: lines, onYes: nil)
     }
 
     /// The store's persistent history as a list: the last 200 transactions, each with when, who
@@ -555,7 +572,7 @@ extension EditCommand {
     /// Whether the command changes a context or the store (refused on a read-only store).
     var writes: Bool {
         switch self {
-        case .switchContext, .newContext, .mergePolicy, .previewDiscard, .discard, .history, .showModel: false
+        case .switchContext, .newContext, .mergePolicy, .previewDiscard, .discard, .history, .showModel, .stats: false
         default: true
         }
     }
