@@ -120,6 +120,25 @@ extension App {
             s.modals[s.modals.count - 1] = .confirm(c)
             return []
 
+        case var .valueInspector(v):
+            // The screen less the box, the summary line and the keys line.
+            let height = max(1, s.size.height - 4)
+            switch key {
+            case .escape, .ctrl("c"), .char("q"), .enter:
+                s.modals.removeLast()
+                return []
+            case .tab, .char("m"): v.nextMode()
+            case .down, .char("j"): v.scroll(by: 1, height: height)
+            case .up, .char("k"): v.scroll(by: -1, height: height)
+            case .pageDown, .ctrl("d"), .char(" "): v.scroll(by: height, height: height)
+            case .pageUp, .ctrl("u"): v.scroll(by: -height, height: height)
+            case .char("g"), .home: v.offset = 0
+            case .char("G"), .end: v.scroll(by: Int.max / 2, height: height)
+            default: return []
+            }
+            s.modals[s.modals.count - 1] = .valueInspector(v)
+            return []
+
         case var .editor(e):
             if key == .ctrl("o"), e.field.isMultiLine {
                 _ = e.line.handle(.char("\n"))

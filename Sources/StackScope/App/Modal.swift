@@ -17,6 +17,8 @@ public enum Modal: Sendable {
     case confirm(ConfirmState)
     /// The attribute editor.
     case editor(EditorState)
+    /// A binary value full screen: tree, hex dump or JSON.
+    case valueInspector(ValueInspectorState)
 }
 
 /// The `:` command line.

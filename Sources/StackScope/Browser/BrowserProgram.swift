@@ -230,6 +230,13 @@ public final class BrowserProgram {
             } catch {
                 produced.append(.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error)))
             }
+        case let .inspectValue(id, key, title):
+            do {
+                let bytes = try data.attributeBytes(for: id, key: key)
+                produced.append(.showModal(.valueInspector(ValueInspectorState(title: title, data: bytes))))
+            } catch {
+                produced.append(.message("\(title): " + StackScopeErrorMessage.line(for: error), .error))
+            }
         case let .search(term, from, forward):
             searchStep(term, from: from, forward: forward, scanned: 0, epoch: workEpoch)
         case .refresh:
