@@ -55,9 +55,8 @@ public enum ValueFormatter {
             if let uuid = SQLiteExternalBinaryData.missingReference(d) { return "missing external data " + uuid }
             // What the bytes hold (an archive, a property list, an image…); unknown bytes give
             // their size and first bytes, which already start with the size.
-            let inspection = ValueInspector.inspect(d)
-            if inspection.format == .binary || inspection.format == .empty { return inspection.summary }
-            return byteCount(d.count) + " · " + inspection.summary
+            let summary = ValueInspector.summary(of: d, decodingAtMost: detailDecodeLimit)
+            return summary.hasPrefix(byteCount(d.count)) ? summary : byteCount(d.count) + " · " + summary
         case let .uuid(u): return u.uuidString
         case let .decimal(d): return NSDecimalNumber(decimal: d).description(withLocale: Locale(identifier: "en_US_POSIX"))
         case let .url(u): return u.absoluteString
@@ -97,6 +96,10 @@ public enum ValueFormatter {
     /// The largest value a table cell decodes (a row at a time, every frame); larger ones show
     /// their format from the first bytes and their size.
     static let cellDecodeLimit = 256 << 10
+
+    /// The largest value the detail pane decodes each time the selection moves to its object
+    /// (the value inspector, on Enter, decodes any size).
+    static let detailDecodeLimit = 4 << 20
 
     static func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(n) bytes" }
 
