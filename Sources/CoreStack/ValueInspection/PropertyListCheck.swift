@@ -3,7 +3,9 @@ import Foundation
 /// Checks a property list before Foundation parses it, for what could make a parser recurse
 /// without bound or read outside the bytes: a binary property list's trailer and offset table,
 /// references out of range, reference cycles and nesting deeper than ``maximumNesting``; an XML
-/// property list's nesting of `<array>` and `<dict>`.
+/// property list's nesting of `<array>` and `<dict>`. Sets (marker `0xC`) and dictionary keys
+/// that are not strings are refused too: no encoder writes them, and swift-corelibs-foundation
+/// crashes bridging them to Swift (found by `corestack-fuzz values`).
 ///
 /// ```swift
 /// PropertyListCheck.binaryProblem(in: data)  // nil, or "cannot decode: property list, object 3: …"
@@ -37,13 +39,18 @@ enum PropertyListCheck {
         }
         // Each object's children (arrays, sets, dictionaries), checked to be in range.
         var children: [[Int]] = Array(repeating: [], count: count)
+        var markers: [Int] = Array(repeating: 0, count: count)
+        var dictionaries: [Int] = []
         for i in 0..<count {
             guard let offset = big(table + i * offsetSize, offsetSize), offset >= 8, offset < table else {
                 return error("object \(i)", "its offset is outside the objects")
             }
             guard let marker = b.u8(offset) else { return error("object \(i)", "truncated") }
+            markers[i] = marker
             let kind = marker >> 4
-            guard kind == 0xA || kind == 0xB || kind == 0xC || kind == 0xD else { continue }
+            if kind == 0xB || kind == 0xC { return error("object \(i)", "a set, which property lists do not hold") }
+            guard kind == 0xA || kind == 0xD else { continue }
+            if kind == 0xD { dictionaries.append(i) }
             var length = marker & 0x0F
             var at = offset + 1
             if length == 0x0F {
@@ -66,6 +73,12 @@ enum PropertyListCheck {
                 list.append(ref)
             }
             children[i] = list
+        }
+        for d in dictionaries {
+            let keys = children[d].prefix(children[d].count / 2)
+            if let bad = keys.first(where: { markers[$0] >> 4 != 0x5 && markers[$0] >> 4 != 0x6 }) {
+                return error("object \(d)", "a dictionary key (object \(bad)) that is not a string")
+            }
         }
         // Depth from the top object, iteratively, with cycle detection (white, grey, black).
         var depth = [Int](repeating: -1, count: count)  // -1 unseen, -2 on the path, ≥ 0 done
