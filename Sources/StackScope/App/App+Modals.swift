@@ -128,6 +128,10 @@ extension App {
                 s.modals.removeLast()
                 return []
             case .tab, .char("m"): v.nextMode()
+            case .char("y"):
+                let text = v.json
+                setStatus(&s, "Copied the value as JSON (\(text.count) characters) to the clipboard", .info)
+                return [.copy(text)]
             case .down, .char("j"): v.scroll(by: 1, height: height)
             case .up, .char("k"): v.scroll(by: -1, height: height)
             case .pageDown, .ctrl("d"), .char(" "): v.scroll(by: height, height: height)

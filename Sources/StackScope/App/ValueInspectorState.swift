@@ -2,7 +2,8 @@ import CoreStack
 import Foundation
 
 /// The full-screen value inspector: one binary value, decoded by ``ValueInspector``, shown as a
-/// tree, a hex dump or JSON (Tab or `m` switches), scrolled with the usual keys.
+/// tree, a hex dump or JSON (Tab or `m` switches), scrolled with the usual keys; `y` copies the
+/// JSON.
 ///
 /// The tree and JSON lines are made once when the inspector opens; the hex dump's lines are made
 /// only for the rows on screen, so a large value costs no more to scroll than a small one.
@@ -44,6 +45,9 @@ public struct ValueInspectorState: Sendable {
         treeLines = tree.isEmpty ? ["(no tree inside: Tab shows the bytes)"] : tree
         jsonLines = InspectedValueText.json(inspection).rendered().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
+
+    /// The decoded value as JSON, what `y` copies.
+    public var json: String { jsonLines.joined(separator: "\n") }
 
     /// How many lines the current mode has.
     public var lineCount: Int {

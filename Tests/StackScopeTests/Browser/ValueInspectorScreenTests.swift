@@ -64,6 +64,8 @@ struct ValueInspectorScreenTests {
         h.press("Tab")
         #expect(h.screen.contains("cover · hex"))
         #expect(h.screen.contains("00000000  "))
+        h.press("y")
+        #expect(h.state.status.message?.hasPrefix("Copied the value as JSON") == true, "\(h.state.status.message ?? "")")
         h.press("Esc")
         #expect(h.state.modals.isEmpty)
         #expect(h.state.focus == .detail)
