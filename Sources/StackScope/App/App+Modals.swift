@@ -128,6 +128,9 @@ extension App {
                 s.modals.removeLast()
                 return []
             case .tab, .char("m"): v.nextMode()
+            case .char(":"):
+                s.modals.append(.commandLine(CommandLineState()))
+                return []
             case .char("y"):
                 let text = v.json
                 setStatus(&s, "Copied the value as JSON (\(text.count) characters) to the clipboard", .info)
@@ -320,6 +323,24 @@ extension App {
             }
             guard s.table.source != nil else { return [] }
             return [.export(format: args[0].lowercased(), path: args[1])]
+        case "save-value":
+            // The value in the inspector, else the binary value selected in the detail pane.
+            let inspected = s.modals.reversed().lazy.compactMap { modal -> (objectID: ManagedObjectID, key: String)? in
+                if case let .valueInspector(v) = modal { return v.source }
+                return nil
+            }.first
+            var selected: (objectID: ManagedObjectID, key: String)?
+            if s.focus == .detail, let snap = s.detail.snapshot, snap.properties.indices.contains(s.detail.scroll.selection) {
+                let p = snap.properties[s.detail.scroll.selection]
+                if case let .attribute(type) = p.kind, type.hasPrefix(ValueFormatter.typeName(.binaryData)) || type.hasPrefix(ValueFormatter.typeName(.transformable)) {
+                    selected = (snap.objectID, p.name)
+                }
+            }
+            guard let target = inspected ?? selected, !rest.isEmpty else {
+                setStatus(&s, "Usage: :save-value FILE, in the value inspector or on a binary value in the detail pane", .error)
+                return []
+            }
+            return [.saveValue(target.objectID, key: target.key, path: rest)]
         case "refresh": return run(&s, .refresh)
         case "mouse":
             if rest == "on" { s.mouseEnabled = true } else if rest == "off" { s.mouseEnabled = false } else { s.mouseEnabled.toggle() }

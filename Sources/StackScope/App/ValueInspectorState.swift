@@ -3,7 +3,7 @@ import Foundation
 
 /// The full-screen value inspector: one binary value, decoded by ``ValueInspector``, shown as a
 /// tree, a hex dump or JSON (Tab or `m` switches), scrolled with the usual keys; `y` copies the
-/// JSON.
+/// JSON; `:save-value FILE` writes the stored bytes.
 ///
 /// The tree and JSON lines are made once when the inspector opens; the hex dump's lines are made
 /// only for the rows on screen, so a large value costs no more to scroll than a small one.
@@ -24,6 +24,8 @@ public struct ValueInspectorState: Sendable {
     public var title: String
     /// The stored bytes.
     public var data: Data
+    /// The object and attribute the bytes are read from (what `:save-value FILE` writes again).
+    public var source: (objectID: ManagedObjectID, key: String)?
     /// ``ValueInspection/summary`` with the size.
     public var summary: String
     /// The mode shown.
@@ -34,9 +36,10 @@ public struct ValueInspectorState: Sendable {
     private let jsonLines: [String]
 
     /// Decodes `data` and prepares the tree and JSON lines.
-    public init(title: String, data: Data) {
+    public init(title: String, data: Data, source: (objectID: ManagedObjectID, key: String)? = nil) {
         self.title = title
         self.data = data
+        self.source = source
         let inspection = ValueInspector.inspect(data)
         let size = data.count == 1 ? "1 byte" : "\(data.count) bytes"
         summary = inspection.format == .binary || inspection.format == .empty ? inspection.summary : "\(size) · \(inspection.summary)"

@@ -66,6 +66,18 @@ struct ValueInspectorScreenTests {
         #expect(h.screen.contains("00000000  "))
         h.press("y")
         #expect(h.state.status.message?.hasPrefix("Copied the value as JSON") == true, "\(h.state.status.message ?? "")")
+        // :save-value writes the stored bytes; the inspector stays open.
+        let file = try TestSupport.temporaryDirectory().appendingPathComponent("cover.bin")
+        h.press(":")
+        h.type("save-value \(file.path)")
+        h.press("Enter")
+        h.waitUntilIdle()
+        #expect(try Data(contentsOf: file) == v.data)
+        #expect(h.state.status.message == "Wrote cover's \(v.data.count) bytes to \(file.path)", "\(h.state.status.message ?? "")")
+        guard case .valueInspector? = h.state.modals.last else {
+            Issue.record("the inspector closed: \(h.state.modals)")
+            return
+        }
         h.press("Esc")
         #expect(h.state.modals.isEmpty)
         #expect(h.state.focus == .detail)
