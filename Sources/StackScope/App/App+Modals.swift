@@ -131,6 +131,12 @@ extension App {
             case .char(":"):
                 s.modals.append(.commandLine(CommandLineState()))
                 return []
+            case .char("/"):
+                s.modals.append(.prompt(PromptState(purpose: .search)))
+                return []
+            case .char("n"), .char("N"):
+                guard let term = v.searchTerm else { return [] }
+                findInInspector(&s, &v, term, forward: key == .char("n"))
             case .char("y"):
                 let text = v.json
                 setStatus(&s, "Copied the value as JSON (\(text.count) characters) to the clipboard", .info)
@@ -214,9 +220,24 @@ extension App {
         case .search:
             s.modals.removeLast()
             guard !text.isEmpty else { return [] }
+            // Over the value inspector: a search in what it shows.
+            if case var .valueInspector(v)? = s.modals.last {
+                findInInspector(&s, &v, text, forward: true)
+                s.modals[s.modals.count - 1] = .valueInspector(v)
+                return []
+            }
             s.table.search = text
             s.busy = "Searching “\(text)”"
             return [.search(term: text, from: s.table.scroll.selection, forward: true)]
+        }
+    }
+
+    /// Searches the inspector's current mode and says where the term was found, or that it was not.
+    static func findInInspector(_ s: inout AppState, _ v: inout ValueInspectorState, _ term: String, forward: Bool) {
+        if let line = v.find(term, forward: forward) {
+            setStatus(&s, "“\(term)” on line \(line + 1) of \(v.lineCount) (\(v.mode.rawValue))", .info)
+        } else {
+            setStatus(&s, "“\(term)” not found in the \(v.mode.rawValue) view", .warning)
         }
     }
 

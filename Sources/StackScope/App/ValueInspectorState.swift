@@ -77,6 +77,45 @@ public struct ValueInspectorState: Sendable {
         }
     }
 
+    /// The last term searched (`/`), for `n` and `N`.
+    public var searchTerm: String?
+
+    /// Moves the first line shown to the next line after it (or before it, `forward` false) that
+    /// contains `term`, wrapping around; in hex, to the row where the term's UTF-8 bytes start.
+    /// Case-insensitive in the tree and JSON. Returns the line found, or nil (nothing moves).
+    public mutating func find(_ term: String, forward: Bool = true) -> Int? {
+        searchTerm = term
+        guard !term.isEmpty, lineCount > 0 else { return nil }
+        switch mode {
+        case .tree, .json:
+            let lines = mode == .tree ? treeLines : jsonLines
+            let n = lines.count
+            for step in 1...n {
+                let i = ((offset + (forward ? step : -step)) % n + n) % n
+                if lines[i].range(of: term, options: .caseInsensitive) != nil {
+                    offset = i
+                    return i
+                }
+            }
+            return nil
+        case .hex:
+            let needle = Data(term.utf8)
+            let start = data.startIndex
+            let here = min(data.count, offset * 16)
+            let hit: Range<Data.Index>?
+            if forward {
+                hit = data.range(of: needle, in: min(data.endIndex, start + here + 16)..<data.endIndex)
+                    ?? data.range(of: needle, in: start..<min(data.endIndex, start + here + needle.count))
+            } else {
+                hit = data.range(of: needle, options: .backwards, in: start..<min(data.endIndex, start + here + needle.count - 1))
+                    ?? data.range(of: needle, options: .backwards, in: start..<data.endIndex)
+            }
+            guard let hit else { return nil }
+            offset = (hit.lowerBound - start) / 16
+            return offset
+        }
+    }
+
     /// Moves to the next mode.
     public mutating func nextMode() {
         let all = Mode.allCases

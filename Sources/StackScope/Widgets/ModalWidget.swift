@@ -103,7 +103,7 @@ extension App {
             }
             let shown = v.lineCount == 0 ? "empty" : "\(v.offset + 1)–\(min(v.lineCount, v.offset + room)) of \(v.lineCount)"
             let modes = ValueInspectorState.Mode.allCases.map(\.rawValue).joined(separator: "/")
-            b.put("Tab/m \(modes) · ↑↓ PgUp PgDn g G scroll (\(shown)) · y copies JSON · :save-value FILE · Esc closes", x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
+            b.put("Tab/m \(modes) · ↑↓ PgUp PgDn g G scroll (\(shown)) · / n N search · y copies JSON · :save-value FILE · Esc closes", x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
             return nil
         case let .editor(e):
             let r = centered(l.size, width: min(l.size.width - 4, 90), height: 8)

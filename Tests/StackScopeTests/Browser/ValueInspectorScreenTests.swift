@@ -30,7 +30,19 @@ struct ValueInspectorScreenTests {
         v.nextMode()
         #expect(v.mode == .tree)
         #expect(v.offset == 41)
+        // Search: forward with wrap-around in the tree, backward, in hex by bytes, not found.
+        v.offset = 0
+        #expect(v.find("ITEM 7") == 8)
+        #expect(v.find("7") == 18)  // item 17
+        #expect(v.find("7", forward: false) == 8)
+        #expect(v.find("7", forward: false) == 48)  // wrapped round to item 47
+        #expect(v.find("no such text") == nil)
+        #expect(v.offset == 48)
+        v.mode = .hex
+        let at = try #require(archive.range(of: Data("item 42".utf8)))
+        #expect(v.find("item 42") == (at.lowerBound - archive.startIndex) / 16)
         #expect(ValueInspectorState(title: "x", data: Data([0xFF, 0xD8, 0xFF, 0xD9])).lines(from: 0, count: 5) == ["(no tree inside: Tab shows the bytes)"])
+        v.mode = .tree
     }
 
     @Test("Enter on a binary value in the detail pane opens it full screen; Tab switches to hex; Esc closes")
@@ -61,6 +73,15 @@ struct ValueInspectorScreenTests {
         #expect(bytes.hasPrefix(v.summary) || v.summary.hasPrefix(String(bytes.prefix(8))), "\(bytes) / \(v.summary)")
         #expect(h.screen.contains("cover · tree"))
         #expect(h.screen.contains("Tab/m tree/hex/json"))
+        // / searches the tree: the summary's first word is on the tree's first line, or not found.
+        h.press("/")
+        h.type("zzz-not-there")
+        h.press("Enter")
+        #expect(h.state.status.message == "“zzz-not-there” not found in the tree view", "\(h.state.status.message ?? "")")
+        guard case .valueInspector? = h.state.modals.last else {
+            Issue.record("the search closed the inspector: \(h.state.modals)")
+            return
+        }
         h.press("Tab")
         #expect(h.screen.contains("cover · hex"))
         #expect(h.screen.contains("00000000  "))
