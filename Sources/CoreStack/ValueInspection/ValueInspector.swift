@@ -20,14 +20,21 @@ public enum ValueInspector {
         inspect(data, limits: limits, layer: 0)
     }
 
-    /// The one-line summary of `data`, decoding it only when it is at most `limit` bytes; a
-    /// larger value gives its size and what its first bytes say (an image's header is read whole).
+    /// The one-line summary of `data`, decoding it only when it is at most `limit` bytes (and
+    /// inflating compressed data to at most four times that); a larger value gives its size and
+    /// what its first bytes say (an image's header is read whole).
     ///
     /// ```swift
     /// ValueInspector.summary(of: bigArchive, decodingAtMost: 1 << 20)  // "10485760 bytes · bplist"
     /// ```
     public static func summary(of data: Data, decodingAtMost limit: Int) -> String {
-        guard data.count > limit else { return inspect(data).summary }
+        guard data.count > limit else {
+            var limits = ValueInspectionLimits()
+            limits.maximumDecodedInput = min(limits.maximumDecodedInput, limit)
+            let (inflated, overflow) = limit.multipliedReportingOverflow(by: 4)
+            limits.maximumInflatedSize = min(limits.maximumInflatedSize, overflow ? Int.max : inflated)
+            return inspect(data, limits: limits).summary
+        }
         if let image = ImageHeaderReader.image(in: data) { return image.summary }
         let head = data.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
         return ValueInspection.byteCount(data.count) + " · " + (sniff(data) ?? head + " …")

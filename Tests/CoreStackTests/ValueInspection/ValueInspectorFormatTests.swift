@@ -96,6 +96,16 @@ struct ValueInspectorFormatTests {
         #expect(ValueInspector.inspect(Data([0xFF, 0xD8, 0xFF, 0xD9])).summary == "JPEG")
     }
 
+    @Test("a summary with a decode limit: larger values by their first bytes, compressed ones inflated to four times the limit")
+    func limitedSummary() throws {
+        let plist = try PropertyListSerialization.data(fromPropertyList: Array(repeating: "x", count: 100), format: .binary, options: 0)
+        #expect(ValueInspector.summary(of: plist, decodingAtMost: 1 << 20) == "plist array · 100")
+        #expect(ValueInspector.summary(of: plist, decodingAtMost: 16) == "\(plist.count) bytes · bplist")
+        #expect(ValueInspector.summary(of: ImageHeaders.png(width: 3, height: 2), decodingAtMost: 4) == "PNG 3×2")
+        let zeros = try RawDeflate.deflate(Data(count: 100_000), windowBits: 15)
+        #expect(ValueInspector.summary(of: zeros, decodingAtMost: 1024) == "cannot decode: zlib data, deflate stream: it inflates to more than 4096 bytes")
+    }
+
     @Test("anything else: its size and first bytes; nothing at all: 0 bytes")
     func binary() {
         let data = Data((0..<40).map { UInt8($0 * 7 % 256) } + [0xFF, 0x00])
