@@ -1,5 +1,6 @@
 // Fuzzes the predicate format parser: random token soups and mutations of valid predicates.
 // Usage: corestack-fuzz [COUNT] [SEED]   (default 1,000,000 inputs, seed 1)
+// corestack-fuzz values [COUNT] [SEED] fuzzes the value inspector instead (ValueFuzz.swift).
 // Every input must parse or throw a CoreStackError; a crash stops the run with the input printed
 // first (inputs are printed to stderr before parsing when CORESTACK_FUZZ_TRACE=1).
 import CoreStack
@@ -17,7 +18,15 @@ struct SplitMix64 {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
 }
 
-let arguments = CommandLine.arguments
+var arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "values" {
+    arguments.remove(at: 1)
+    ValueFuzz.run(
+        count: arguments.count > 1 ? Int(arguments[1]) ?? 20_000 : 20_000,
+        seed: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1,
+        trace: ProcessInfo.processInfo.environment["CORESTACK_FUZZ_TRACE"] == "1")
+    exit(0)
+}
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 let seed = arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1
 let trace = ProcessInfo.processInfo.environment["CORESTACK_FUZZ_TRACE"] == "1"

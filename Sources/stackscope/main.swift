@@ -38,7 +38,7 @@ struct StackScopeCommand: ParsableCommand {
             Press ? in the browser for its keys.
             """,
         version: CoreStackVersion.string,
-        subcommands: [Browse.self, Info.self, Dump.self, Stats.self, History.self, Model.self, Find.self, Migrate.self, Demo.self],
+        subcommands: [Browse.self, Info.self, Dump.self, Value.self, Stats.self, History.self, Model.self, Find.self, Migrate.self, Demo.self],
         defaultSubcommand: Browse.self
     )
 }
@@ -256,6 +256,44 @@ extension StackScopeCommand {
                     storePath: options.store, modelPath: options.model, entity: entity, property: property,
                     predicate: filter, top: top, bins: bins, json: json)
             }
+        }
+    }
+
+    struct Value: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print one Binary, Transformable or String value decoded (keyed archive, property list, JSON, text, compressed data, image header), or its stored bytes.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: "The object's entity.")
+        var entity: String
+
+        @Option(help: "The object: its primary key (12 or p12) or its object ID URI (x-coredata://STORE-UUID/ENTITY/p12).")
+        var id: String
+
+        @Option(help: "The attribute.")
+        var attribute: String
+
+        @Option(name: .customLong("as"), help: "tree (the default: the summary, then the decoded tree), text, hex (offsets, bytes, characters) or json.")
+        var mode: String = "tree"
+
+        @Flag(help: "Write the stored bytes to standard output, as they are (for piping).")
+        var raw = false
+
+        func validate() throws {
+            guard ValueOutputMode(rawValue: mode) != nil else {
+                throw ValidationError("--as must be one of \(ValueOutputMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(mode)\"")
+            }
+        }
+
+        func run() throws {
+            let mode = ValueOutputMode(rawValue: mode) ?? .tree
+            var bytes = Data()
+            try report {
+                bytes = try ValueCommand.bytes(storePath: options.store, modelPath: options.model, entity: entity, id: id, attribute: attribute)
+                return raw ? "" : try ValueCommand.render(bytes, as: mode)
+            }
+            if raw { FileHandle.standardOutput.write(bytes) }
         }
     }
 

@@ -12,6 +12,6 @@ struct MissingExternalDataDisplayTests {
         let reference = AttributeValue.data(Data([0x02]) + Data(uuid.utf8) + Data([0]))
         #expect(ValueFormatter.cell(reference) == "missing external data \(uuid)")
         #expect(ValueFormatter.detail(reference) == "missing external data \(uuid)")
-        #expect(ValueFormatter.cell(.data(Data([0x02, 0x41]))) == "2 bytes")
+        #expect(ValueFormatter.cell(.data(Data([0x02, 0x41]))) == "2 bytes · 02 41")
     }
 }

@@ -21,15 +21,17 @@ enum RawDeflate {
     ///   - data: raw deflate data.
     ///   - source: names the data in errors (a path, `Z_MODELCACHE`).
     ///   - limit: the most bytes allowed out.
-    static func inflate(_ data: Data, source: String, limit: Int = maximumOutputSize) throws -> Data {
+    ///   - windowBits: zlib's framing: -15 raw deflate (the default), 15 a zlib stream (RFC 1950),
+    ///     31 a gzip member (RFC 1952); the value inspector opens all three.
+    static func inflate(_ data: Data, source: String, limit: Int = maximumOutputSize, windowBits: Int32 = -15) throws -> Data {
         func failure(_ reason: String) -> ModelArchiveError {
             ModelArchiveError(source: source, location: "deflate stream", reason: reason)
         }
         guard !data.isEmpty else { throw failure("the data is empty") }
         guard data.count <= UInt32.max else { throw failure("the data is larger than 4 GiB") }
         var stream = z_stream()
-        // -15: raw deflate, 32 KiB window.
-        var status = inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        // -15: raw deflate, 32 KiB window (15: zlib header, 31: gzip header).
+        var status = inflateInit2_(&stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw failure("zlib could not start (\(status))") }
         defer { inflateEnd(&stream) }
 
@@ -70,11 +72,12 @@ enum RawDeflate {
         return output
     }
 
-    /// Compresses `data` to raw DEFLATE (the encoding of `Z_MODELCACHE`).
-    static func deflate(_ data: Data) throws -> Data {
+    /// Compresses `data` to raw DEFLATE (the encoding of `Z_MODELCACHE`); `windowBits` 15 writes
+    /// a zlib stream, 31 a gzip member instead.
+    static func deflate(_ data: Data, windowBits: Int32 = -15) throws -> Data {
         var stream = z_stream()
         var status = deflateInit2_(
-            &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
             Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             throw ModelArchiveError(source: "deflate", location: "deflate stream", reason: "zlib could not start (\(status))")

@@ -131,6 +131,10 @@ public enum Command: Sendable, Hashable {
     /// Read rows of the current table into the window.
     case loadWindow(generation: Int, range: Range<Int>)
     case loadDetail(ManagedObjectID?)
+    /// Open the value inspector on an attribute of an object (its bytes read in the context in use).
+    case inspectValue(ManagedObjectID, key: String, title: String)
+    /// Write the stored bytes of an attribute of an object to a file (`:save-value FILE`).
+    case saveValue(ManagedObjectID, key: String, path: String)
     /// Find the next row (from an index, forward or back) whose visible cells contain the term.
     case search(term: String, from: Int, forward: Bool)
     /// Re-read the store: refetch everything and log what changed.

@@ -185,6 +185,38 @@ extension App {
             s.modals[s.modals.count - 1] = .model(m)
             return []
 
+        case var .valueInspector(v):
+            // The screen less the box, the summary line and the keys line.
+            let height = max(1, s.size.height - 4)
+            switch key {
+            case .escape, .ctrl("c"), .char("q"), .enter:
+                s.modals.removeLast()
+                return []
+            case .tab, .char("m"): v.nextMode()
+            case .char(":"):
+                s.modals.append(.commandLine(CommandLineState()))
+                return []
+            case .char("/"):
+                s.modals.append(.prompt(PromptState(purpose: .search)))
+                return []
+            case .char("n"), .char("N"):
+                guard let term = v.searchTerm else { return [] }
+                findInInspector(&s, &v, term, forward: key == .char("n"))
+            case .char("y"):
+                let text = v.json
+                setStatus(&s, "Copied the value as JSON (\(text.count) characters) to the clipboard", .info)
+                return [.copy(text)]
+            case .down, .char("j"): v.scroll(by: 1, height: height)
+            case .up, .char("k"): v.scroll(by: -1, height: height)
+            case .pageDown, .ctrl("d"), .char(" "): v.scroll(by: height, height: height)
+            case .pageUp, .ctrl("u"): v.scroll(by: -height, height: height)
+            case .char("g"), .home: v.offset = 0
+            case .char("G"), .end: v.scroll(by: Int.max / 2, height: height)
+            default: return []
+            }
+            s.modals[s.modals.count - 1] = .valueInspector(v)
+            return []
+
         case var .editor(e):
             if key == .ctrl("o"), e.field.isMultiLine {
                 _ = e.line.handle(.char("\n"))
@@ -256,9 +288,24 @@ extension App {
         case .search:
             s.modals.removeLast()
             guard !text.isEmpty else { return [] }
+            // Over the value inspector: a search in what it shows.
+            if case var .valueInspector(v)? = s.modals.last {
+                findInInspector(&s, &v, text, forward: true)
+                s.modals[s.modals.count - 1] = .valueInspector(v)
+                return []
+            }
             s.table.search = text
             s.busy = "Searching “\(text)”"
             return [.search(term: text, from: s.table.scroll.selection, forward: true)]
+        }
+    }
+
+    /// Searches the inspector's current mode and says where the term was found, or that it was not.
+    static func findInInspector(_ s: inout AppState, _ v: inout ValueInspectorState, _ term: String, forward: Bool) {
+        if let line = v.find(term, forward: forward) {
+            setStatus(&s, "“\(term)” on line \(line + 1) of \(v.lineCount) (\(v.mode.rawValue))", .info)
+        } else {
+            setStatus(&s, "“\(term)” not found in the \(v.mode.rawValue) view", .warning)
         }
     }
 
@@ -365,6 +412,24 @@ extension App {
             }
             guard s.table.source != nil else { return [] }
             return [.export(format: args[0].lowercased(), path: args[1])]
+        case "save-value":
+            // The value in the inspector, else the binary value selected in the detail pane.
+            let inspected = s.modals.reversed().lazy.compactMap { modal -> (objectID: ManagedObjectID, key: String)? in
+                if case let .valueInspector(v) = modal { return v.source }
+                return nil
+            }.first
+            var selected: (objectID: ManagedObjectID, key: String)?
+            if s.focus == .detail, let snap = s.detail.snapshot, snap.properties.indices.contains(s.detail.scroll.selection) {
+                let p = snap.properties[s.detail.scroll.selection]
+                if case let .attribute(type) = p.kind, type.hasPrefix(ValueFormatter.typeName(.binaryData)) || type.hasPrefix(ValueFormatter.typeName(.transformable)) {
+                    selected = (snap.objectID, p.name)
+                }
+            }
+            guard let target = inspected ?? selected, !rest.isEmpty else {
+                setStatus(&s, "Usage: :save-value FILE, in the value inspector or on a binary value in the detail pane", .error)
+                return []
+            }
+            return [.saveValue(target.objectID, key: target.key, path: rest)]
         case "refresh": return run(&s, .refresh)
         case "mouse":
             if rest == "on" { s.mouseEnabled = true } else if rest == "off" { s.mouseEnabled = false } else { s.mouseEnabled.toggle() }

@@ -453,7 +453,14 @@ extension App {
             let destination: String
             let focus: Pane
             switch p.kind {
-            case .attribute: return []
+            case let .attribute(type):
+                // A binary value opens full screen in the value inspector.
+                guard type.hasPrefix(ValueFormatter.typeName(.binaryData)) || type.hasPrefix(ValueFormatter.typeName(.transformable)) else { return [] }
+                guard !p.value.hasPrefix("nil") else {
+                    setStatus(&s, "\(p.name) is nil", .info)
+                    return []
+                }
+                return [.inspectValue(snap.objectID, key: p.name, title: "\(snap.title).\(p.name)")]
             case let .toOne(d, target):
                 guard target != nil else {
                     setStatus(&s, "\(p.name) is empty", .info)

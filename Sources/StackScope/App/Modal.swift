@@ -19,6 +19,8 @@ public enum Modal: Sendable {
     case editor(EditorState)
     /// The model view: entities, their properties and relationships (``ModelViewState``).
     case model(ModelViewState)
+    /// A binary value full screen: tree, hex dump or JSON.
+    case valueInspector(ValueInspectorState)
 }
 
 /// The `:` command line.

@@ -230,6 +230,13 @@ public final class BrowserProgram {
             } catch {
                 produced.append(.detailLoaded(nil, error: StackScopeErrorMessage.line(for: error)))
             }
+        case let .inspectValue(id, key, title):
+            do {
+                let bytes = try data.attributeBytes(for: id, key: key)
+                produced.append(.showModal(.valueInspector(ValueInspectorState(title: title, data: bytes, source: (id, key)))))
+            } catch {
+                produced.append(.message("\(title): " + StackScopeErrorMessage.line(for: error), .error))
+            }
         case let .search(term, from, forward):
             searchStep(term, from: from, forward: forward, scanned: 0, epoch: workEpoch)
         case .refresh:
@@ -261,6 +268,21 @@ public final class BrowserProgram {
                 do {
                     let n = try data.export(format: format, to: path)
                     dispatch(.message("Wrote \(n) rows to \(path)", .info))
+                } catch {
+                    dispatch(.message(StackScopeErrorMessage.line(for: error), .error))
+                }
+            }
+        case let .saveValue(id, key, path):
+            later { [self] in
+                do {
+                    let bytes = try data.attributeBytes(for: id, key: key)
+                    let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+                    do {
+                        try bytes.write(to: url)
+                    } catch {
+                        throw BrowserError.cannotWrite(path: url.path, reason: (error as NSError).localizedDescription)
+                    }
+                    dispatch(.message("Wrote \(key)'s \(bytes.count) bytes to \(url.path)", .info))
                 } catch {
                     dispatch(.message(StackScopeErrorMessage.line(for: error), .error))
                 }

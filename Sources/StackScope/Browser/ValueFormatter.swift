@@ -2,13 +2,15 @@ import CoreStack
 import Foundation
 
 /// How the browser writes attribute values: table cells on one line, detail values in full.
-/// Dates are ISO 8601 in local time (to the millisecond when they have a fraction of a second), decimals exact, binary as its size and a hex preview (or, for
-/// a keyed archive, what it holds: ``ArchivedValueSummary``); files
+/// Dates are ISO 8601 in local time (to the millisecond when they have a fraction of a second), decimals exact, binary as
+/// what it holds in one line (``ValueInspection/summary``: `archive NSArray · 3 items`,
+/// `JPEG 120×90`, `plist dict · 12 keys`, else its size and first bytes in hex); files
 /// written by `:export` get ``exported(_:)`` instead (dates in UTC to the millisecond, binary in base64).
 ///
 /// ```swift
 /// ValueFormatter.cell(.string("a\nb"))          // "a⏎b"
 /// ValueFormatter.detail(.data(Data([1, 2])))     // "2 bytes · 01 02"
+/// ValueFormatter.cell(.data(jpeg))               // "JPEG 120×90"
 /// ```
 public enum ValueFormatter {
     static let dateStyle = Date.ISO8601FormatStyle(timeZone: .current)
@@ -30,7 +32,7 @@ public enum ValueFormatter {
             return out
         case let .data(d):
             if let uuid = SQLiteExternalBinaryData.missingReference(d) { return "missing external data " + uuid }
-            return byteCount(d.count)
+            return ValueInspector.summary(of: d, decodingAtMost: cellDecodeLimit)
         default: return detail(value)
         }
     }
@@ -51,10 +53,10 @@ public enum ValueFormatter {
         case let .data(d):
             // An external value whose file is not in the store's support folder.
             if let uuid = SQLiteExternalBinaryData.missingReference(d) { return "missing external data " + uuid }
-            // A keyed archive (a transformable attribute's usual content) says what it holds.
-            if let archived = ArchivedValueSummary.summary(of: d) { return byteCount(d.count) + " · archived " + archived }
-            let preview = d.prefix(16).map { String(format: "%02X", $0) }.joined(separator: " ")
-            return byteCount(d.count) + (d.isEmpty ? "" : " · " + preview + (d.count > 16 ? " …" : ""))
+            // What the bytes hold (an archive, a property list, an image…); unknown bytes give
+            // their size and first bytes, which already start with the size.
+            let summary = ValueInspector.summary(of: d, decodingAtMost: detailDecodeLimit)
+            return summary.hasPrefix(byteCount(d.count)) ? summary : byteCount(d.count) + " · " + summary
         case let .uuid(u): return u.uuidString
         case let .decimal(d): return NSDecimalNumber(decimal: d).description(withLocale: Locale(identifier: "en_US_POSIX"))
         case let .url(u): return u.absoluteString
@@ -90,6 +92,14 @@ public enum ValueFormatter {
         let whole = ms.truncatingRemainder(dividingBy: 1000) == 0
         return (Date(timeIntervalSinceReferenceDate: ms / 1000 + (whole ? 0 : 0.0001)), whole)
     }
+
+    /// The largest value a table cell decodes (a row at a time, every frame); larger ones show
+    /// their format from the first bytes and their size.
+    static let cellDecodeLimit = 256 << 10
+
+    /// The largest value the detail pane decodes each time the selection moves to its object
+    /// (the value inspector, on Enter, decodes any size).
+    static let detailDecodeLimit = 4 << 20
 
     static func byteCount(_ n: Int) -> String { n == 1 ? "1 byte" : "\(n) bytes" }
 

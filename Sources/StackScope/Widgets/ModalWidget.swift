@@ -140,6 +140,21 @@ extension App {
                 : "↑↓ entity · PgUp/PgDn ←→ scroll the drawing · Tab whole model · Enter opens · Esc closes"
             b.put(keys, x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
             return (min(inner.maxX - 1, inner.x + 10 + m.filter.cursorColumn), inner.y)
+        case let .valueInspector(v):
+            // Full screen: the box, the summary, the lines of the mode, the keys.
+            let r = Rect(x: 0, y: 0, width: l.size.width, height: l.size.height)
+            b.fill(r)
+            b.box(r, title: "\(v.title) · \(v.mode.rawValue)", style: Style(fg: .cyan, bold: true), titleStyle: Style(fg: .cyan, bold: true))
+            let inner = r.inset(1)
+            b.put(v.summary, x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .bold)
+            let room = max(0, inner.height - 2)
+            for (i, line) in v.lines(from: v.offset, count: room).enumerated() {
+                b.put(line, x: inner.x + 1, y: inner.y + 1 + i, maxWidth: inner.width - 1)
+            }
+            let shown = v.lineCount == 0 ? "empty" : "\(v.offset + 1)–\(min(v.lineCount, v.offset + room)) of \(v.lineCount)"
+            let modes = ValueInspectorState.Mode.allCases.map(\.rawValue).joined(separator: "/")
+            b.put("Tab/m \(modes) · ↑↓ PgUp PgDn g G scroll (\(shown)) · / n N search · y copies JSON · :save-value FILE · Esc closes", x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
+            return nil
         case let .editor(e):
             let r = centered(l.size, width: min(l.size.width - 4, 90), height: 8)
             b.fill(r)

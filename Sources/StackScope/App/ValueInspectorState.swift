@@ -1,0 +1,130 @@
+import CoreStack
+import Foundation
+
+/// The full-screen value inspector: one binary value, decoded by ``ValueInspector``, shown as a
+/// tree, a hex dump or JSON (Tab or `m` switches), scrolled with the usual keys; `y` copies the
+/// JSON; `:save-value FILE` writes the stored bytes.
+///
+/// The tree and JSON lines are made once when the inspector opens; the hex dump's lines are made
+/// only for the rows on screen, so a large value costs no more to scroll than a small one.
+///
+/// ```swift
+/// var inspector = ValueInspectorState(title: "Image.image", data: jpeg)
+/// inspector.summary        // "JPEG 728×486"
+/// inspector.mode = .hex
+/// inspector.lines(from: 0, count: 2)  // ["00000000  ff d8 ff e0 …", "00000010  …"]
+/// ```
+public struct ValueInspectorState: Sendable {
+    /// What the inspector shows.
+    public enum Mode: String, Sendable, CaseIterable {
+        case tree, hex, json
+    }
+
+    /// The value's owner and key (`Recipe “Pasta”.image`).
+    public var title: String
+    /// The stored bytes.
+    public var data: Data
+    /// The object and attribute the bytes are read from (what `:save-value FILE` writes again).
+    public var source: (objectID: ManagedObjectID, key: String)?
+    /// ``ValueInspection/summary`` with the size.
+    public var summary: String
+    /// The mode shown.
+    public var mode: Mode = .tree
+    /// The first line shown, per mode.
+    public var offsets: [Mode: Int] = [:]
+    private let treeLines: [String]
+    private let jsonLines: [String]
+
+    /// Decodes `data` and prepares the tree and JSON lines.
+    public init(title: String, data: Data, source: (objectID: ManagedObjectID, key: String)? = nil) {
+        self.title = title
+        self.data = data
+        self.source = source
+        let inspection = ValueInspector.inspect(data)
+        let size = data.count == 1 ? "1 byte" : "\(data.count) bytes"
+        summary = inspection.format == .binary || inspection.format == .empty ? inspection.summary : "\(size) · \(inspection.summary)"
+        // The summary heads the screen already: the tree without its first line.
+        let tree = Array(InspectedValueText.tree(inspection).dropFirst())
+        treeLines = tree.isEmpty ? ["(no tree inside: Tab shows the bytes)"] : tree
+        jsonLines = InspectedValueText.json(inspection).rendered().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The decoded value as JSON, what `y` copies.
+    public var json: String { jsonLines.joined(separator: "\n") }
+
+    /// How many lines the current mode has.
+    public var lineCount: Int {
+        switch mode {
+        case .tree: treeLines.count
+        case .json: jsonLines.count
+        case .hex: (data.count + 15) / 16
+        }
+    }
+
+    /// The first line shown in the current mode.
+    public var offset: Int {
+        get { offsets[mode] ?? 0 }
+        set { offsets[mode] = newValue }
+    }
+
+    /// `count` lines of the current mode from line `start`.
+    public func lines(from start: Int, count: Int) -> [String] {
+        guard start >= 0, count > 0 else { return [] }
+        switch mode {
+        case .tree: return Array(treeLines.dropFirst(start).prefix(count))
+        case .json: return Array(jsonLines.dropFirst(start).prefix(count))
+        case .hex: return InspectedValueText.hexDump(data, from: start * 16, lines: count)
+        }
+    }
+
+    /// The last term searched (`/`), for `n` and `N`.
+    public var searchTerm: String?
+
+    /// Moves the first line shown to the next line after it (or before it, `forward` false) that
+    /// contains `term`, wrapping around; in hex, to the row where the term's UTF-8 bytes start.
+    /// Case-insensitive in the tree and JSON. Returns the line found, or nil (nothing moves).
+    public mutating func find(_ term: String, forward: Bool = true) -> Int? {
+        searchTerm = term
+        guard !term.isEmpty, lineCount > 0 else { return nil }
+        switch mode {
+        case .tree, .json:
+            let lines = mode == .tree ? treeLines : jsonLines
+            let n = lines.count
+            for step in 1...n {
+                let i = ((offset + (forward ? step : -step)) % n + n) % n
+                if lines[i].range(of: term, options: .caseInsensitive) != nil {
+                    offset = i
+                    return i
+                }
+            }
+            return nil
+        case .hex:
+            let needle = Data(term.utf8)
+            let start = data.startIndex
+            let here = min(data.count, offset * 16)
+            let hit: Range<Data.Index>?
+            if forward {
+                hit = data.range(of: needle, in: min(data.endIndex, start + here + 16)..<data.endIndex)
+                    ?? data.range(of: needle, in: start..<min(data.endIndex, start + here + needle.count))
+            } else {
+                hit = data.range(of: needle, options: .backwards, in: start..<min(data.endIndex, start + here + needle.count - 1))
+                    ?? data.range(of: needle, options: .backwards, in: start..<data.endIndex)
+            }
+            guard let hit else { return nil }
+            offset = (hit.lowerBound - start) / 16
+            return offset
+        }
+    }
+
+    /// Moves to the next mode.
+    public mutating func nextMode() {
+        let all = Mode.allCases
+        mode = all[((all.firstIndex(of: mode) ?? 0) + 1) % all.count]
+    }
+
+    /// Scrolls by `delta` lines (clamped) for a screen of `height` lines.
+    public mutating func scroll(by delta: Int, height: Int) {
+        let last = max(0, lineCount - max(1, height))
+        offset = min(last, max(0, offset + delta))
+    }
+}
