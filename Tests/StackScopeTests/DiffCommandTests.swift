@@ -13,8 +13,8 @@ struct DiffCommandTests {
         return target
     }
 
-    /// Changes the demo store at `url` through a context: one publisher's city, one new genre,
-    /// one chapter deleted. Returns the publisher's name and old city.
+    /// Changes the demo store at `url` through a context: one publisher's city, one new genre
+    /// linked to one book. Returns the publisher's name and old city.
     static func change(_ url: URL) throws -> (publisher: String, city: String?) {
         let model = try DemoLibrary.model()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -34,12 +34,15 @@ struct DiffCommandTests {
             try publisher.setValue("Changed City", forKey: "city")
             let genre = try context.insertObject(forEntityName: "Genre")
             try genre.setValue("Diffing", forKey: "name")
+            let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book"))
+            let titled = try books.map { (try $0.value(forKey: "title") as? String ?? "", $0) }
+            try genre.add(try #require(titled.min { $0.0 < $1.0 }?.1), toKey: "books")
             try context.save()
             return (name, city)
         }
     }
 
-    @Test("text: counts per entity, the changed attribute old → new, the inserted object; unchanged entities listed once")
+    @Test("text: counts per entity, the changed attribute old → new, the inserted object, the link made; unchanged entities listed once")
     func text() throws {
         let (url, _) = try TestSupport.demoStore(size: 200)
         let copy = try Self.copy(url, to: "after.sqlite")
@@ -51,9 +54,11 @@ struct DiffCommandTests {
         #expect(lines.contains { $0.hasPrefix("Publisher: 0 inserted, 0 deleted, 1 changed") })
         let oldCity = city.map { "\"\($0)\"" } ?? "nil"
         #expect(lines.contains("      city: \(oldCity) → \"Changed City\""))
-        #expect(lines.contains { $0.hasPrefix("Genre: 1 inserted, 0 deleted, 0 changed") })
-        #expect(lines.contains { $0.hasPrefix("unchanged: ") && $0.contains("Book") && $0.contains("Chapter") })
-        #expect(result.report.entities.filter(\.hasChanges).map(\.name).sorted() == ["Genre", "Publisher"])
+        #expect(lines.contains { $0.hasPrefix("Genre: 1 inserted, 0 deleted, 0 changed, 1 linked, 0 unlinked") })
+        #expect(lines.contains { $0.hasPrefix("Book: 0 inserted, 0 deleted, 0 changed, 1 linked, 0 unlinked") })
+        #expect(lines.contains { $0.hasPrefix("  + ") && $0.contains(".genres linked to Genre ") })
+        #expect(lines.contains { $0.hasPrefix("unchanged: ") && $0.contains("Chapter") && $0.contains("Author") })
+        #expect(result.report.entities.filter(\.hasChanges).map(\.name).sorted() == ["Book", "Genre", "Publisher"])
         // The store compared with itself.
         let same = try DiffCommand.run(
             oldPath: url.path, newPath: url.path, modelPath: nil, keys: [], entities: [], limit: 20, json: false)

@@ -31,6 +31,12 @@ public struct EntityDiff: Sendable, Hashable {
     public var deleted: [ObjectReference] = []
     /// Changed objects, in key order, up to the limit.
     public var changed: [ObjectChange] = []
+    /// Links of to-many relationships stored in join tables that only the new store has.
+    public var linkedCount = 0
+    /// Links of to-many relationships stored in join tables that only the old store has.
+    public var unlinkedCount = 0
+    /// Those links, by relationship then key order, up to the limit (linked and unlinked together).
+    public var links: [RelationshipLinkChange] = []
     /// Notes: properties only one model has, renames followed, objects whose match key is null or
     /// not unique (they are left out or paired in primary key order).
     public var notes: [String] = []
@@ -47,6 +53,6 @@ public struct EntityDiff: Sendable, Hashable {
         self.newCount = newCount
     }
 
-    /// Whether anything differs (objects inserted, deleted or changed).
-    public var hasChanges: Bool { insertedCount + deletedCount + changedCount > 0 }
+    /// Whether anything differs (objects inserted, deleted or changed, links made or removed).
+    public var hasChanges: Bool { insertedCount + deletedCount + changedCount + linkedCount + unlinkedCount > 0 }
 }

@@ -152,7 +152,16 @@ public struct StoreDiff {
             slot < mapping.toOne.count, let fk = mapping.toOne[slot]?.column
         else { return nil }
         if matchesByPrimaryKey { return "t.\(fk)" }
-        guard let dest = store.model.entity(named: r.destinationEntityName),
+        return destinationKey(r.destinationEntityName, foreignKey: "t.\(fk)", in: store, keys: keys, isOld: isOld)
+    }
+
+    /// The SQL expression reading the match key of the `destination` object whose primary key
+    /// `foreignKey` holds; nil when its entity has no match key.
+    private func destinationKey(
+        _ destination: String, foreignKey: String, in store: SQLiteStore,
+        keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)], isOld: Bool
+    ) -> String? {
+        guard let dest = store.model.entity(named: destination),
             let destMapping = try? store.schema.mapping(for: dest)
         else { return nil }
         let destName = isOld ? (entityPairs().first { $0.old?.name == dest.name }?.name ?? dest.name) : dest.name
@@ -161,7 +170,94 @@ public struct StoreDiff {
         guard let slot = dest.allAttributes.firstIndex(where: { $0.name == keyAttribute.name }),
             slot < destMapping.attributeColumns.count, let keyColumn = destMapping.attributeColumns[slot]
         else { return nil }
-        return "(SELECT d.\(keyColumn) FROM \(destMapping.table) d WHERE d.Z_PK = t.\(fk))"
+        return "(SELECT d.\(keyColumn) FROM \(destMapping.table) d WHERE d.Z_PK = \(foreignKey))"
+    }
+
+    /// The join-table links of one relationship of `entity` in `store`: the `FROM` clause, the
+    /// condition, and the source and destination key expressions; nil when not stored in a join
+    /// table or when its destination cannot be matched.
+    private func linkQuery(
+        _ r: RelationshipDescription, of entity: EntityDescription, in store: SQLiteStore, sourceKey: String?,
+        keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)], isOld: Bool
+    ) -> (from: String, condition: String, source: String, destination: String)? {
+        guard let mapping = try? store.schema.mapping(for: entity),
+            let slot = entity.allRelationships.firstIndex(where: { $0.name == r.name }), slot < mapping.toMany.count,
+            case let .join(index, src, dst, _)? = mapping.toMany[slot], index < store.schema.joinTables.count
+        else { return nil }
+        let table = store.schema.joinTables[index].table.name
+        let destination = matchesByPrimaryKey
+            ? "j.\(dst)"
+            : destinationKey(r.destinationEntityName, foreignKey: "j.\(dst)", in: store, keys: keys, isOld: isOld)
+        guard let destination else { return nil }
+        return (
+            "\(table) j JOIN \(mapping.table) t ON t.Z_PK = j.\(src)", "t.Z_ENT = \(mapping.number)",
+            sourceKey ?? "j.\(src)", destination
+        )
+    }
+
+    /// The links made and removed in the to-many relationships of the entity stored in join
+    /// tables: for each, a merge walk of both stores' (source, destination) pairs in key order.
+    private func diffLinks(
+        _ pair: EntityPair, oldKey: String?, newKey: String?,
+        keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)],
+        into result: inout EntityDiff, notes: inout [String]
+    ) throws {
+        guard let o = pair.old, let n = pair.new else { return }
+        let limit = options.changeLimit ?? Int.max
+        for r in n.allRelationships where r.isToMany && !r.isTransient {
+            guard let or = (r.renamingIdentifier.flatMap { o.relationship(named: $0) } ?? o.relationship(named: r.name)),
+                or.isToMany, !or.isTransient
+            else { continue }
+            let oq = linkQuery(or, of: o, in: old, sourceKey: oldKey, keys: keys, isOld: true)
+            let nq = linkQuery(r, of: n, in: new, sourceKey: newKey, keys: keys, isOld: false)
+            guard let oq, let nq else {
+                let inJoin = (try? new.schema.mapping(for: n)).flatMap { m -> Bool? in
+                    guard let slot = n.allRelationships.firstIndex(where: { $0.name == r.name }), slot < m.toMany.count,
+                        case .join? = m.toMany[slot]
+                    else { return false }
+                    return true
+                } ?? false
+                if inJoin {
+                    notes.append("relationship \(r.name) not compared: its destination \(r.destinationEntityName) has no match key")
+                }
+                continue
+            }
+            let oc = StoreDiffLinkCursor(
+                store: old, source: oq.source, destination: oq.destination, from: oq.from, condition: oq.condition,
+                chunkSize: options.chunkSize)
+            let nc = StoreDiffLinkCursor(
+                store: new, source: nq.source, destination: nq.destination, from: nq.from, condition: nq.condition,
+                chunkSize: options.chunkSize)
+            var a = try oc.next()
+            var b = try nc.next()
+            func record(_ link: (source: DatabaseValue, destination: DatabaseValue), linked: Bool) {
+                if linked { result.linkedCount += 1 } else { result.unlinkedCount += 1 }
+                guard result.links.count < limit else { return }
+                result.links.append(RelationshipLinkChange(
+                    relationship: r.name, source: Self.decodeKey(link.source), destinationEntity: r.destinationEntityName,
+                    destination: Self.decodeKey(link.destination), isLinked: linked))
+            }
+            while a != nil || b != nil {
+                var order: Int
+                switch (a, b) {
+                case let (x?, y?):
+                    order = StoreDiffKeyOrder.compare(x.source, y.source)
+                    if order == 0 { order = StoreDiffKeyOrder.compare(x.destination, y.destination) }
+                case (_?, nil): order = -1
+                default: order = 1
+                }
+                if order < 0, let x = a {
+                    record(x, linked: false)
+                    a = try oc.next()
+                } else if order > 0, let y = b {
+                    record(y, linked: true)
+                    b = try nc.next()
+                } else {
+                    a = try oc.next()
+                    b = try nc.next()
+                }
+            }
+        }
     }
 
     /// One entity's comparison: a merge walk of both stores' rows in match-key order.
@@ -208,6 +304,7 @@ public struct StoreDiff {
             store: newMapping == nil ? nil : new, table: newMapping?.table ?? "", number: newMapping?.number ?? 0,
             keyExpression: newKey, valueExpressions: fields.map { $0.newExpression ?? "NULL" }, chunkSize: options.chunkSize)
         try walk(oldCursor, newCursor, fields: fields, into: &result, notes: &notes, byPrimaryKey: oldKey == nil)
+        try diffLinks(pair, oldKey: oldKey, newKey: newKey, keys: keys, into: &result, notes: &notes)
         if !matchesByPrimaryKey, oldKey != nil {
             let oldNulls = oldCount - result.deletedCount - result.changedCount - result.unchangedCount
             let newNulls = newCount - result.insertedCount - result.changedCount - result.unchangedCount

@@ -82,7 +82,7 @@ public enum DiffCommand {
     // MARK: Text
 
     /// The report as text: a header, then per entity with changes its counts and objects
-    /// (`~` changed with `attribute: old → new`, `+` inserted, `-` deleted), then the entities
+    /// (`~` changed with `attribute: old → new`, `+` inserted, `-` deleted; join-table links made `+` or removed `-`), then the entities
     /// unchanged and those not compared.
     ///
     /// ```swift
@@ -109,8 +109,9 @@ public enum DiffCommand {
             }
             lines.append("")
             let via = report.matchedByPrimaryKey ? "" : ", matched by \(e.match)"
+            let links = e.linkedCount + e.unlinkedCount > 0 ? ", \(e.linkedCount) linked, \(e.unlinkedCount) unlinked" : ""
             lines.append(
-                "\(e.name): \(e.insertedCount) inserted, \(e.deletedCount) deleted, \(e.changedCount) changed"
+                "\(e.name): \(e.insertedCount) inserted, \(e.deletedCount) deleted, \(e.changedCount) changed\(links)"
                     + " (\(e.oldCount) → \(e.newCount) objects\(via))")
             for note in e.notes { lines.append("  note: \(note)") }
             for c in e.changed {
@@ -128,6 +129,13 @@ public enum DiffCommand {
             if e.insertedCount > e.inserted.count { lines.append("  … \(e.insertedCount - e.inserted.count) more inserted") }
             for o in e.deleted { lines.append("  - \(text(o.key, dates))") }
             if e.deletedCount > e.deleted.count { lines.append("  … \(e.deletedCount - e.deleted.count) more deleted") }
+            for l in e.links {
+                lines.append(
+                    "  \(l.isLinked ? "+" : "-") \(text(l.source, dates)).\(l.relationship) \(l.isLinked ? "linked to" : "unlinked from")"
+                        + " \(reference(l.destinationEntity, l.destination, dates))")
+            }
+            let moreLinks = e.linkedCount + e.unlinkedCount - e.links.count
+            if moreLinks > 0 { lines.append("  … \(moreLinks) more links made or removed") }
         }
         lines.append("")
         if !report.hasChanges { lines.append("no differences in the objects compared") }
@@ -200,8 +208,16 @@ public enum DiffCommand {
                 ("inserted", .integer(Int64(e.insertedCount))), ("deleted", .integer(Int64(e.deletedCount))),
                 ("changed", .integer(Int64(e.changedCount))), ("unchanged", .integer(Int64(e.unchangedCount))),
                 ("notes", .array(e.notes.map(JSONValue.string))),
+                ("linked", .integer(Int64(e.linkedCount))), ("unlinked", .integer(Int64(e.unlinkedCount))),
                 ("insertedObjects", refs(e.inserted)), ("deletedObjects", refs(e.deleted)),
                 ("changedObjects", .array(changed)),
+                ("links", .array(e.links.map { l in
+                    .object([
+                        ("relationship", .string(l.relationship)), ("source", value(l.source)),
+                        ("destination", .string(l.destinationEntity)), ("destinationKey", value(l.destination)),
+                        ("linked", .bool(l.isLinked)),
+                    ])
+                })),
             ])
         }
         return JSONValue.object([

@@ -59,6 +59,7 @@ struct StoreDiffTests {
         for n in reversed ? ["Le Guin", "Herbert"] : ["Herbert", "Le Guin"] {
             let a = try context.insertObject(forEntityName: "Author")
             try a.setValue(n, forKey: "name")
+            if n == "Herbert", let b1 = books[0] { try a.add(b1, toKey: "books") }
         }
     }
 
@@ -78,6 +79,9 @@ struct StoreDiffTests {
             let b5 = try c.insertObject(forEntityName: "Book")
             try b5.setValue("B5", forKey: "title")
             try Self.object("Chapter", "title", "Two", c).setValue(nil, forKey: "book")
+            // Many-to-many: Herbert unlinked from B1, Le Guin linked to B2.
+            try Self.object("Author", "name", "Herbert", c).remove(b1, fromKey: "books")
+            try Self.object("Author", "name", "Le Guin", c).add(try Self.object("Book", "title", "B2", c), toKey: "books")
         }
         let old = try SQLiteStore(url: url, model: model, readOnly: true)
         let new = try SQLiteStore(url: copy, model: model, readOnly: true)
@@ -108,7 +112,20 @@ struct StoreDiffTests {
         let chapter = try #require(report.entities.first { $0.name == "Chapter" })
         #expect(chapter.changedCount == 1)
         #expect(chapter.changed.first?.relationships == [RelationshipChange(name: "book", destinationEntity: "Book", old: .integer(b1), new: .null)])
-        for name in ["Author", "Publisher", "GraphicNovel"] {
+        // Join-table links, on both sides of the many-to-many.
+        let herbert = try pk("ZAUTHOR", "ZNAME", "Herbert", url), leGuin = try pk("ZAUTHOR", "ZNAME", "Le Guin", url)
+        #expect((book.linkedCount, book.unlinkedCount) == (1, 1))
+        #expect(Set(book.links) == [
+            RelationshipLinkChange(relationship: "authors", source: .integer(b1), destinationEntity: "Author", destination: .integer(herbert), isLinked: false),
+            RelationshipLinkChange(relationship: "authors", source: .integer(b2), destinationEntity: "Author", destination: .integer(leGuin), isLinked: true),
+        ])
+        let author = try #require(report.entities.first { $0.name == "Author" })
+        #expect((author.changedCount, author.linkedCount, author.unlinkedCount) == (0, 1, 1))
+        #expect(Set(author.links) == [
+            RelationshipLinkChange(relationship: "books", source: .integer(herbert), destinationEntity: "Book", destination: .integer(b1), isLinked: false),
+            RelationshipLinkChange(relationship: "books", source: .integer(leGuin), destinationEntity: "Book", destination: .integer(b2), isLinked: true),
+        ])
+        for name in ["Publisher", "GraphicNovel"] {
             #expect(report.entities.first { $0.name == name }?.hasChanges == false, "\(name)")
         }
         // The limit keeps the first objects of each kind; counts stay exact.
@@ -132,6 +149,7 @@ struct StoreDiffTests {
         try Self.write(b, model: model) { c in
             try Self.object("Author", "name", "Herbert", c).setValue(Date(timeIntervalSinceReferenceDate: 0), forKey: "born")
             try Self.object("Book", "title", "B1", c).setValue(try Self.object("Publisher", "name", "Tor", c), forKey: "publisher")
+            try Self.object("Author", "name", "Le Guin", c).add(try Self.object("Book", "title", "B3", c), toKey: "books")
         }
         let old = try SQLiteStore(url: a, model: model, readOnly: true)
         let new = try SQLiteStore(url: b, model: model, readOnly: true)
@@ -149,9 +167,13 @@ struct StoreDiffTests {
             RelationshipChange(name: "publisher", destinationEntity: "Publisher", old: "Ace", new: "Tor")
         ])
         #expect(book.changed.first?.attributes == [])
+        #expect(book.links == [
+            RelationshipLinkChange(relationship: "authors", source: .uuid(isbns[2]), destinationEntity: "Author", destination: "Le Guin", isLinked: true)
+        ])
         let author = try #require(report.entities.first { $0.name == "Author" })
         #expect(author.match == .attribute(name: "name", source: "given"))
-        #expect((author.changedCount, author.unchangedCount) == (1, 1))
+        #expect((author.changedCount, author.unchangedCount, author.linkedCount, author.unlinkedCount) == (1, 1, 1, 0))
+        #expect(author.links.first?.destination == .uuid(isbns[2]))
         #expect(author.changed.first?.key == "Herbert")
         #expect(author.changed.first?.attributes == [
             AttributeChange(name: "born", old: .null, new: .date(Date(timeIntervalSinceReferenceDate: 0)))
