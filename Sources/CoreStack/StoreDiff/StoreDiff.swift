@@ -224,12 +224,15 @@ public struct StoreDiff {
                 }
                 continue
             }
+            // By primary key the pairs come along the join table's index; by match keys each chunk
+            // sorts the remaining links again, so fewer, larger chunks (two values a link).
+            let chunk = matchesByPrimaryKey ? options.chunkSize : options.chunkSize * 10
             let oc = StoreDiffLinkCursor(
                 store: old, source: oq.source, destination: oq.destination, from: oq.from, condition: oq.condition,
-                chunkSize: options.chunkSize)
+                chunkSize: chunk)
             let nc = StoreDiffLinkCursor(
                 store: new, source: nq.source, destination: nq.destination, from: nq.from, condition: nq.condition,
-                chunkSize: options.chunkSize)
+                chunkSize: chunk)
             var a = try oc.next()
             var b = try nc.next()
             func record(_ link: (source: DatabaseValue, destination: DatabaseValue), linked: Bool) {
