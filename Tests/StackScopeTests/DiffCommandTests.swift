@@ -101,6 +101,26 @@ struct DiffCommandTests {
         #expect(result.output.contains("not compared: Chapter ("))
     }
 
+    @Test("a store migrated with `migrate` (wibosco 3 → 4, Post.hide added), diffed against its copy with the bundle: only hide nil → false")
+    func migrated() throws {
+        let old = try StoreOwnModelTests.copy(["wibosco-CoreDataMigration-Example/CoreDataMigration_Example_3.sqlite"])
+        let new = try Self.copy(old, to: "migrated.sqlite")
+        let model = TestSupport.fixture(MigrateCommandTests.model).path
+        _ = try MigrateCommand.run(storePath: new.path, modelPath: model, dryRun: false)
+        let result = try DiffCommand.run(
+            oldPath: old.path, newPath: new.path, modelPath: model, keys: [], entities: [], limit: 3, json: false)
+        let report = result.report
+        #expect(report.matchedByPrimaryKey)
+        #expect((report.oldModelVersion, report.newModelVersion) == ("CoreDataMigration_Example 3", "CoreDataMigration_Example 4"))
+        #expect(report.entities.filter(\.hasChanges).map(\.name) == ["Post"])
+        let post = try #require(report.entities.first { $0.name == "Post" })
+        #expect((post.insertedCount, post.deletedCount, post.changedCount, post.linkedCount, post.unlinkedCount) == (0, 0, 7995, 0, 0))
+        #expect(post.changed.count == 3)
+        #expect(post.changed.allSatisfy { $0.attributes == [AttributeChange(name: "hide", old: .null, new: false)] && $0.relationships.isEmpty })
+        #expect(result.output.contains("      hide: nil → false"))
+        #expect(result.output.contains("  … 7992 more changed"))
+    }
+
     @Test("hostile input: a missing file, a file that is not a store, an unknown entity, a malformed --key: errors naming them")
     func errors() throws {
         let (url, _) = try TestSupport.demoStore(size: 50)
