@@ -64,10 +64,9 @@ public struct StoreDiff {
             throw CoreStackError.unknownEntity(name)
         }
         var keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)] = [:]
-        if !matchesByPrimaryKey {
-            for pair in pairs {
-                if let k = try matchKey(pair) { keys[pair.name] = k }
-            }
+        for pair in pairs where !matchesByPrimaryKey || options.keys[pair.name] != nil {
+            // Keys given are checked even when the primary key matches (a typo is said, not ignored).
+            if let k = try matchKey(pair), !matchesByPrimaryKey { keys[pair.name] = k }
         }
         var entities: [EntityDiff] = []
         for pair in pairs {

@@ -205,9 +205,13 @@ struct StoreDiffTests {
         #expect(throws: CoreStackError.unknownEntity("Magazine")) {
             try StoreDiff(old: old, new: new, options: StoreDiffOptions(keys: ["Magazine": "name"])).run()
         }
-        // Keys are used only between different stores; the copy has the same UUID.
-        let forced = try StoreDiff(old: old, new: new, options: StoreDiffOptions(keys: ["Author": "nickname"])).run()
-        #expect(forced.matchedByPrimaryKey)
+        #expect(throws: CoreStackError.unknownKey(entity: "Author", key: "nickname")) {
+            try StoreDiff(old: old, new: new, options: StoreDiffOptions(keys: ["Author": "nickname"])).run()
+        }
+        // Keys are used only between different stores; the copy has the same UUID, so Z_PK matches.
+        let keyed = try StoreDiff(old: old, new: new, options: StoreDiffOptions(keys: ["Author": "name"])).run()
+        #expect(keyed.matchedByPrimaryKey)
+        #expect(keyed.entities.first { $0.name == "Author" }?.match == .primaryKey)
     }
 
     @Test("a store migrated to a new model version (renamed, retyped and added attributes) differs from its copy only by the added attribute's default")
