@@ -38,7 +38,7 @@ struct StackScopeCommand: ParsableCommand {
             Press ? in the browser for its keys.
             """,
         version: CoreStackVersion.string,
-        subcommands: [Browse.self, Info.self, Dump.self, Value.self, Stats.self, History.self, Model.self, Find.self, Migrate.self, Demo.self],
+        subcommands: [Browse.self, Info.self, Dump.self, Value.self, Stats.self, History.self, Model.self, Diff.self, Find.self, Migrate.self, Demo.self],
         defaultSubcommand: Browse.self
     )
 }
@@ -368,6 +368,52 @@ extension StackScopeCommand {
             try report {
                 let result = try ModelCommand.run(
                     storePath: options.store, modelPath: options.model, format: format, outputPath: output)
+                for warning in result.warnings {
+                    FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
+                }
+                return result.output
+            }
+        }
+    }
+}
+
+extension StackScopeCommand {
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what changed between two copies of a store: objects inserted, deleted and changed, per entity.",
+            discussion: """
+                Objects are matched by primary key when both files are the same store (the same store UUID), \
+                else by --key Entity=attribute, a single-attribute uniqueness constraint or a UUID attribute; \
+                an entity with none of these is listed as not compared. Both stores are opened read-only. \
+                The exit status is 0 whether or not the stores differ (1 on an error); with --json, \
+                read "hasChanges".
+                """)
+
+        @Argument(help: "The store before (.sqlite).")
+        var old: String
+
+        @Argument(help: "The store after (.sqlite).")
+        var new: String
+
+        @Option(help: "The model for both stores: a .xcdatamodeld bundle or .momd folder (each store's version is used), or a single .xcdatamodel or .mom (default: the model each store carries).")
+        var model: String?
+
+        @Option(name: .customLong("key"), help: "Match ENTITY's objects by ATTRIBUTE when the stores differ (Entity=attribute; repeatable).")
+        var keys: [String] = []
+
+        @Option(name: .customLong("entity"), help: "Compare only this entity (repeatable).")
+        var entities: [String] = []
+
+        @Option(help: "Objects of each kind listed per entity in the text report (the counts are always exact).")
+        var limit: Int = 20
+
+        @Flag(help: "Print the whole report as JSON (every object, no limit).")
+        var json = false
+
+        func run() throws {
+            try report {
+                let result = try DiffCommand.run(
+                    oldPath: old, newPath: new, modelPath: model, keys: keys, entities: entities, limit: limit, json: json)
                 for warning in result.warnings {
                     FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
                 }
