@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 
 extension SQLiteStore {
     /// What one column of an entity holds (``ColumnStatistics``), computed in SQL over every
@@ -22,15 +21,8 @@ extension SQLiteStore {
         try cancellation?.check()
         let column = try statisticsColumn(request)
         let query = { [self] (db: Database) throws -> ColumnStatistics in
-            if let cancellation, let connection = db.sqliteConnection {
-                sqlite3_progress_handler(
-                    connection, 1000,
-                    { context in
-                        guard let context else { return 0 }
-                        return Unmanaged<FetchCancellation>.fromOpaque(context).takeUnretainedValue().progressed() ? 1 : 0
-                    }, Unmanaged.passUnretained(cancellation).toOpaque())
-            }
-            defer { if cancellation != nil, let connection = db.sqliteConnection { sqlite3_progress_handler(connection, 0, nil, nil) } }
+            Self.installProgressHandler(db, cancellation)
+            defer { Self.removeProgressHandler(db, cancellation) }
             return try statistics(db, request, column)
         }
         do {

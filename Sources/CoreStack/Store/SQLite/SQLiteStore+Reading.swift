@@ -120,16 +120,8 @@ extension SQLiteStore {
             var values = [[AttributeValue]](repeating: [], count: types.count)
             for i in values.indices { values[i].reserveCapacity(expected) }
             var previous = [AttributeValue](repeating: .null, count: types.count)
-            // Every 1,000 virtual-machine steps SQLite asks whether to go on.
-            if let cancellation, let connection = db.sqliteConnection {
-                sqlite3_progress_handler(
-                    connection, 1000,
-                    { context in
-                        guard let context else { return 0 }
-                        return Unmanaged<FetchCancellation>.fromOpaque(context).takeUnretainedValue().progressed() ? 1 : 0
-                    }, Unmanaged.passUnretained(cancellation).toOpaque())
-            }
-            defer { if cancellation != nil, let connection = db.sqliteConnection { sqlite3_progress_handler(connection, 0, nil, nil) } }
+            Self.installProgressHandler(db, cancellation)
+            defer { Self.removeProgressHandler(db, cancellation) }
             try SQLiteRawBinding.forEachRow(statement, arguments: arguments, in: db) { h in
                 guard let id = try reader.objectID(h) else { return }
                 for (i, type) in types.enumerated() {
@@ -151,6 +143,23 @@ extension SQLiteStore {
         // in WAL mode, so the store's own connection stays free for the queue's faults and saves.
         if cancellation != nil, let result = try offQueueReader.read(query) { return result }
         return try readStatement(query)
+    }
+
+    /// Every 1,000 virtual-machine steps SQLite asks `cancellation` whether to go on (none: nothing
+    /// installed); ``removeProgressHandler(_:_:)`` after the query.
+    static func installProgressHandler(_ db: Database, _ cancellation: FetchCancellation?) {
+        guard let cancellation, let connection = db.sqliteConnection else { return }
+        sqlite3_progress_handler(
+            connection, 1000,
+            { context in
+                guard let context else { return 0 }
+                return Unmanaged<FetchCancellation>.fromOpaque(context).takeUnretainedValue().progressed() ? 1 : 0
+            }, Unmanaged.passUnretained(cancellation).toOpaque())
+    }
+
+    /// Removes what ``installProgressHandler(_:_:)`` installed.
+    static func removeProgressHandler(_ db: Database, _ cancellation: FetchCancellation?) {
+        if cancellation != nil, let connection = db.sqliteConnection { sqlite3_progress_handler(connection, 0, nil, nil) }
     }
 
     /// The columns of a read of IDs with a few attribute values (`Z_PK`, `Z_ENT`, then one column
