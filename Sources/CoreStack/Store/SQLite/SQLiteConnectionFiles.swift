@@ -61,7 +61,9 @@ enum SQLiteConnectionFiles {
             } else if let entry, entry.target.access != .readWrite {
                 target = entry.target
             } else {
-                target = try decide(path, beforeWriting: beforeWriting)
+                // Beside a read-write connection of this process no snapshot is made (the writer
+                // keeps the side files in use; a copy would be removed with nothing counting it).
+                target = try decide(path, beforeWriting: beforeWriting || entry != nil)
             }
             // A look before writing does not decide how later read-only looks open.
             let kept = entry?.target ?? (beforeWriting ? Target(access: .readWrite, connectionPath: path) : target)
@@ -84,11 +86,6 @@ enum SQLiteConnectionFiles {
                 try? FileManager.default.removeItem(atPath: (copy as NSString).deletingLastPathComponent)
             }
         }
-    }
-
-    /// How this process's connections to `path` are made now (nil when none is open).
-    static func currentAccess(_ path: String) -> SQLiteReadAccess? {
-        open.withLock { $0[path]?.target.access }
     }
 
     /// The first read-only connection's choice, from the files beside the store.
