@@ -251,6 +251,7 @@ extension App {
                 setStatus(&s, "Usage: :stats [PROPERTY] (default: the selected column)", .error)
                 return []
             }
+            s.busy = "Computing the statistics of \(entity).\(property) (Esc cancels)"
             return [.edit(.stats(entity: entity, property: property, filter: s.table.filter))]
         case "reseed":
             guard mayEdit(&s) else { return [] }

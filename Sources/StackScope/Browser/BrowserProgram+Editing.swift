@@ -281,23 +281,41 @@ extension BrowserProgram {
         case .showModel:
             dispatch(.showModal(.model(ModelViewState(graph: ModelGraph(model: session.model)))))
         case let .stats(entity, property, filter):
-            dispatch(.showModal(.confirm(try statsReport(entity: entity, property: property, filter: filter))))
+            try startStats(entity: entity, property: property, filter: filter)
         }
     }
 
     /// A column's figures over the table's objects and filter (``StatsCommand/renderText(_:width:)``),
-    /// computed in the store's SQL.
-    private func statsReport(entity name: String, property: String, filter: String?) throws -> ConfirmState {
+    /// computed in the store's SQL on a background queue while the status line says so; Esc
+    /// cancels the query (``SQLiteStore/columnStatistics(_:cancellation:)``), and a result that
+    /// comes after a cancel is dropped.
+    private func startStats(entity name: String, property: String, filter: String?) throws {
         guard let store = session.coordinator.persistentStore as? SQLiteStore else {
             throw BrowserError.nothingTo("compute: statistics run in SQL, and this store is not an SQLite file")
         }
         guard let entity = session.model.entity(named: name) else { throw CoreStackError.unknownEntity(name) }
-        let predicate = try filter.map { try CoreStack.Predicate(format: $0) }
-        let stats = try store.columnStatistics(ColumnStatisticsRequest(entity: entity, property: property, predicate: predicate))
-        var lines = StatsCommand.renderText(stats).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        lines.removeFirst()
-        if let filter { lines.insert("Filter:    \(filter)", at: 0) }
-        return ConfirmState(title: "\(name).\(property)", lines: lines, onYes: nil)
+        let request = ColumnStatisticsRequest(entity: entity, property: property, predicate: try filter.map { try CoreStack.Predicate(format: $0) })
+        let cancellation = FetchCancellation()
+        statsCancellation = cancellation
+        let epoch = workEpoch
+        let ref = ProgramRef(self)
+        DispatchQueue.global().async {
+            let result = Result { try store.columnStatistics(request, cancellation: cancellation) }
+            DispatchQueue.main.async {
+                guard let program = ref.program, program.workEpoch == epoch, !cancellation.isCancelled else { return }
+                program.statsCancellation = nil
+                switch result {
+                case let .success(stats):
+                    var lines = StatsCommand.renderText(stats).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    lines.removeFirst()
+                    if let filter { lines.insert("Filter:    \(filter)", at: 0) }
+                    program.dispatch(.message("Statistics of \(name).\(property): \(stats.rowCount) objects", .info))
+                    program.dispatch(.showModal(.confirm(ConfirmState(title: "\(name).\(property)", lines: lines, onYes: nil))))
+                case let .failure(error):
+                    program.dispatch(.message(StackScopeErrorMessage.line(for: error), .error))
+                }
+            }
+        }
     }
 
     /// The store's persistent history as a list: the last 200 transactions, each with when, who

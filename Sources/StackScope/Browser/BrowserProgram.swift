@@ -44,6 +44,8 @@ public final class BrowserProgram {
     private var pendingJobs = 0
     /// The table fetch whose query is running off the main queue (Esc cancels it).
     private var tableFetch: BrowserData.TableFetch?
+    /// The column statistics running off the main queue (Esc cancels them).
+    var statsCancellation: FetchCancellation?
     let clock: @Sendable () -> Date
     /// Writes text to the terminal's clipboard (OSC 52 by default).
     public var copyHandler: (String) -> Void = { text in
@@ -317,6 +319,8 @@ public final class BrowserProgram {
             workEpoch += 1
             tableFetch?.fetch.cancel()
             tableFetch = nil
+            statsCancellation?.cancel()
+            statsCancellation = nil
         case let .mergeRemote(change):
             mergeRemote(change)
         }
