@@ -103,6 +103,27 @@ extension App {
                 return update(&s, choice.action)
             }
             let height = max(1, min(s.size.height - 4, c.lines.count + 4) - 3)
+            // A statistics report: ↑↓ choose a value, Enter filters the table to it.
+            if !c.filters.isEmpty {
+                let lines = c.filters.keys.sorted()
+                let at = c.selectedLine.flatMap { lines.firstIndex(of: $0) } ?? 0
+                switch key {
+                case .down, .char("j"), .up, .char("k"):
+                    let next = key == .down || key == .char("j") ? min(lines.count - 1, at + 1) : max(0, at - 1)
+                    c.selectedLine = lines[next]
+                    let line = lines[next]
+                    if line < c.scroll.offset { c.scroll.offset = line }
+                    if line >= c.scroll.offset + height { c.scroll.offset = line - height + 1 }
+                    s.modals[s.modals.count - 1] = .confirm(c)
+                    return []
+                case .enter:
+                    s.modals.removeLast()
+                    guard let line = c.selectedLine ?? lines.first, let filter = c.filters[line], let source = s.table.source else { return [] }
+                    s.busy = "Filtering"
+                    return [refilter(s, source, filter), .startTicking]
+                default: break
+                }
+            }
             switch key {
             case .char("y") where c.onYes != nil, .char("Y") where c.onYes != nil, .enter:
                 s.modals.removeLast()

@@ -91,6 +91,11 @@ public struct ConfirmState: Sendable {
     public var choices: [ConfirmChoice] = []
     /// The scroll offset of the lines.
     public var scroll = ScrollState()
+    /// Lines that Enter turns into the table's filter (a statistics report's values), by line
+    /// index; empty for other reports.
+    public var filters: [Int: String] = [:]
+    /// The selected line among ``filters`` (↑↓ move it), nil when there are none.
+    public var selectedLine: Int?
     /// Creates a question; with `onYes` nil, a report.
     public init(title: String, lines: [String], onYes: Action?, choices: [ConfirmChoice] = []) {
         self.title = title
@@ -102,6 +107,7 @@ public struct ConfirmState: Sendable {
     /// The footer of the box: the keys it answers to.
     public var keysLine: String {
         let answers = choices.filter { !$0.label.isEmpty }.map { "\($0.key) \($0.label)" }
+        if !filters.isEmpty { return (answers + ["↑↓ value", "Enter filters the table to it", "Esc close"]).joined(separator: " · ") }
         return (onYes == nil ? answers + ["Enter/Esc close"] : ["y/Enter yes"] + answers + ["n/Esc no"]).joined(separator: " · ")
     }
 }

@@ -309,8 +309,17 @@ extension BrowserProgram {
                     var lines = StatsCommand.renderText(stats).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                     lines.removeFirst()
                     if let filter { lines.insert("Filter:    \(filter)", at: 0) }
+                    var report = ConfirmState(title: "\(name).\(property)", lines: lines, onYes: nil)
+                    // The most common values' lines (after their table's header and rule) filter the table.
+                    if let start = lines.firstIndex(of: "Most common") {
+                        for (i, common) in stats.mostCommon.enumerated() where lines.indices.contains(start + 3 + i) {
+                            guard let value = StatsCommand.filter(for: common.value, property: property) else { continue }
+                            report.filters[start + 3 + i] = filter.map { "(\($0)) AND \(value)" } ?? value
+                        }
+                    }
+                    report.selectedLine = report.filters.keys.min()
                     program.dispatch(.message("Statistics of \(name).\(property): \(stats.rowCount) objects", .info))
-                    program.dispatch(.showModal(.confirm(ConfirmState(title: "\(name).\(property)", lines: lines, onYes: nil))))
+                    program.dispatch(.showModal(.confirm(report)))
                 case let .failure(error):
                     program.dispatch(.message(StackScopeErrorMessage.line(for: error), .error))
                 }

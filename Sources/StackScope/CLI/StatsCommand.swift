@@ -96,6 +96,34 @@ public enum StatsCommand {
         ]).rendered()
     }
 
+    /// The filter (Core Data's predicate format) that keeps the objects holding `value` in
+    /// `property`; nil for values the format cannot name (a destination object, binary data).
+    ///
+    /// ```swift
+    /// StatsCommand.filter(for: .attribute(.string("Dune")), property: "title")   // "title == \"Dune\""
+    /// ```
+    public static func filter(for value: ColumnStatistics.Value, property: String) -> String? {
+        switch value {
+        case .null: return "\(property) == nil"
+        case let .count(n): return "\(property).@count == \(n)"
+        case .object: return nil
+        case let .attribute(v):
+            switch v {
+            case .null: return "\(property) == nil"
+            case let .string(text):
+                let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                return "\(property) == \"\(escaped)\""
+            case let .integer(n): return "\(property) == \(n)"
+            case let .double(d) where d.isFinite: return "\(property) == \(d)"
+            case let .decimal(d): return "\(property) == \(d)"
+            case let .bool(b): return "\(property) == \(b ? "YES" : "NO")"
+            case let .date(date): return "\(property) == CAST(\(date.timeIntervalSinceReferenceDate), \"NSDate\")"
+            case let .uuid(u): return "\(property) == CAST(\"\(u.uuidString)\", \"UUID\")"
+            default: return nil
+            }
+        }
+    }
+
     /// A value as the browser's table shows it (an object as its URI).
     static func text(_ value: ColumnStatistics.Value) -> String {
         switch value {

@@ -83,8 +83,10 @@ extension App {
             b.box(r, title: c.title, style: Style(fg: .yellow, bold: true), titleStyle: Style(fg: .yellow, bold: true))
             let inner = r.inset(1)
             let room = max(0, inner.height - 1)
+            let selected = c.filters.isEmpty ? nil : c.selectedLine ?? c.filters.keys.min()
             for (i, line) in c.lines.dropFirst(c.scroll.offset).prefix(room).enumerated() {
-                b.put(line, x: inner.x + 1, y: inner.y + i, maxWidth: inner.width - 1)
+                let style = c.scroll.offset + i == selected ? Style(reverse: true) : Style.plain
+                b.put(line, x: inner.x + 1, y: inner.y + i, maxWidth: inner.width - 1, style: style)
             }
             var keys = c.keysLine
             if c.lines.count > room { keys += " · ↑↓ scroll (\(c.scroll.offset + 1)–\(min(c.lines.count, c.scroll.offset + room)) of \(c.lines.count))" }

@@ -50,4 +50,36 @@ struct BrowserStatsTests {
         #expect(h.state.topModal == nil)
         #expect(h.waitUntil { $0.status.message?.contains("nope") == true }, "\(String(describing: h.state.status.message))")
     }
+
+    @Test(":stats on a column, then j and Enter on the second most common value: the table is filtered to the objects holding it")
+    func enterFiltersToAValue() throws {
+        let (url, _) = try TestSupport.demoStore(size: 120)
+        let session = try BrowserSession.open(storePath: url.path, modelPath: nil, readOnly: true)
+        let h = try BrowserHarness(session: session, open: "Chapter")
+        let expected = try StatsCommand.statistics(storePath: url.path, modelPath: nil, entity: "Chapter", property: "number")
+        #expect(expected.mostCommon.count >= 2)
+        command(h, "stats number")
+        #expect(h.waitUntil { $0.topModal != nil })
+        guard case let .confirm(report)? = h.state.topModal else {
+            Issue.record("no report")
+            return
+        }
+        #expect(report.filters.count == expected.mostCommon.count)
+        h.press("j")
+        h.press("Enter")
+        let second = expected.mostCommon[1]
+        let filter = try #require(StatsCommand.filter(for: second.value, property: "number"))
+        #expect(h.waitUntil { $0.table.filter == filter && $0.busy == nil }, "\(String(describing: h.state.table.filter))")
+        #expect(h.state.table.objectCount == second.count)
+    }
+
+    @Test("the filter of a value names it in the predicate format: text quoted and escaped, numbers, booleans, dates and UUIDs cast, to-many counts")
+    func filterTexts() {
+        #expect(StatsCommand.filter(for: .attribute(.string("say \"hi\"")), property: "title") == #"title == "say \"hi\"""#)
+        #expect(StatsCommand.filter(for: .attribute(.integer(42)), property: "pages") == "pages == 42")
+        #expect(StatsCommand.filter(for: .attribute(.bool(true)), property: "inPrint") == "inPrint == YES")
+        #expect(StatsCommand.filter(for: .attribute(.date(Date(timeIntervalSinceReferenceDate: 0))), property: "published") == #"published == CAST(0.0, "NSDate")"#)
+        #expect(StatsCommand.filter(for: .count(3), property: "authors") == "authors.@count == 3")
+        #expect(StatsCommand.filter(for: .attribute(.data(Data([1]))), property: "cover") == nil)
+    }
 }
