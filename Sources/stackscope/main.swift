@@ -163,9 +163,7 @@ extension StackScopeCommand {
         func run() throws {
             try report {
                 let info = try InfoCommand.info(storePath: options.store, modelPath: options.model)
-                for warning in info.warnings {
-                    FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
-                }
+                printWarnings(info.warnings)
                 return (json ? InfoCommand.renderJSON(info, schema: schema) : InfoCommand.renderText(info, schema: schema)) + "\n"
             }
         }
@@ -368,9 +366,7 @@ extension StackScopeCommand {
             try report {
                 let result = try ModelCommand.run(
                     storePath: options.store, modelPath: options.model, format: format, outputPath: output)
-                for warning in result.warnings {
-                    FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
-                }
+                printWarnings(result.warnings)
                 return result.output
             }
         }
@@ -414,9 +410,7 @@ extension StackScopeCommand {
             try report {
                 let result = try DiffCommand.run(
                     oldPath: old, newPath: new, modelPath: model, keys: keys, entities: entities, limit: limit, json: json)
-                for warning in result.warnings {
-                    FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
-                }
+                printWarnings(result.warnings)
                 return result.output
             }
         }
@@ -480,5 +474,12 @@ extension StackScopeCommand {
                 try HistoryCommand.run(storePath: options.store, modelPath: options.model, after: after, author: author, json: json)
             }
         }
+    }
+}
+
+/// Writes each of a command's warnings to standard error as `stackscope: warning: …`.
+func printWarnings(_ warnings: [String]) {
+    for warning in warnings {
+        FileHandle.standardError.write(Data("stackscope: warning: \(warning)\n".utf8))
     }
 }

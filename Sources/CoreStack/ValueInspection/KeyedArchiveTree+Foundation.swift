@@ -52,19 +52,7 @@ extension KeyedArchiveTree {
         var runs: [InspectedValue] = []
         let length = text.utf16.count
         if let info = optionalData(fields, "NSAttributeInfo") {
-            var numbers: [Int] = []
-            var current = 0, shift = 0
-            for byte in info {
-                guard shift < 56 else { throw Self.error("\(location).NSAttributeInfo", "a number longer than 8 bytes") }
-                current |= Int(byte & 0x7F) << shift
-                if byte & 0x80 == 0 {
-                    numbers.append(current)
-                    current = 0
-                    shift = 0
-                } else {
-                    shift += 7
-                }
-            }
+            let numbers = try Self.varints(info, at: "\(location).NSAttributeInfo")
             guard numbers.count % 2 == 0 else { throw Self.error("\(location).NSAttributeInfo", "an odd count of numbers (\(numbers.count))") }
             var start = 0
             for i in stride(from: 0, to: numbers.count, by: 2) {
@@ -153,19 +141,7 @@ extension KeyedArchiveTree {
         }
         var ranges: [(Int, Int)] = []
         if let data = optionalData(fields, "NSRangeData") {
-            var numbers: [Int] = []
-            var current = 0, shift = 0
-            for byte in data {
-                guard shift < 56 else { throw Self.error("\(location).NSRangeData", "a number longer than 8 bytes") }
-                current |= Int(byte & 0x7F) << shift
-                if byte & 0x80 == 0 {
-                    numbers.append(current)
-                    current = 0
-                    shift = 0
-                } else {
-                    shift += 7
-                }
-            }
+            let numbers = try Self.varints(data, at: "\(location).NSRangeData")
             for i in stride(from: 0, to: numbers.count - 1, by: 2) where ranges.count < limits.maximumNodes {
                 ranges.append((numbers[i], numbers[i + 1]))
             }
@@ -183,4 +159,24 @@ extension KeyedArchiveTree {
             [InspectedField(name: "ranges", value: .array(className: nil, items: text.map { .string($0) }))]
         )
     }
+
+    /// The unsigned base-128 numbers (7 bits a byte, high bit: more follow) Foundation packs into
+    /// `NSAttributeInfo` and `NSRangeData`; a number of more than 8 bytes is refused at `location`.
+    static func varints(_ data: Data, at location: String) throws(ValueInspectionError) -> [Int] {
+        var numbers: [Int] = []
+        var current = 0, shift = 0
+        for byte in data {
+            guard shift < 56 else { throw error(location, "a number longer than 8 bytes") }
+            current |= Int(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                numbers.append(current)
+                current = 0
+                shift = 0
+            } else {
+                shift += 7
+            }
+        }
+        return numbers
+    }
 }
+
