@@ -6,6 +6,8 @@ static ssi_status ssi_heif_fail(ssi_image *out, struct heif_error error, const c
     ssi_status status = SSI_DAMAGED;
     if (error.code == heif_error_Unsupported_feature && error.subcode == heif_suberror_Unsupported_codec) status = SSI_NO_DECODER;
     if (error.code == heif_error_Memory_allocation_error) status = SSI_NO_MEMORY;
+    // libheif's own limits on declared sizes (image extents, box sizes): a bomb refused.
+    if (error.subcode == heif_suberror_Security_limit_exceeded) status = SSI_TOO_LARGE;
     return ssi_fail(out, status, "%s: %s", what, error.message ? error.message : "unknown error");
 }
 

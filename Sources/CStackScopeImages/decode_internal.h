@@ -26,7 +26,7 @@ static inline ssi_status ssi_check_size(ssi_image *out, int64_t width, int64_t h
         return ssi_fail(out, SSI_DAMAGED, "the header declares a size of %lld x %lld pixels", (long long)width, (long long)height);
     }
     if (width > INT32_MAX / 4 || height > INT32_MAX / 4 || width * height > max_pixels) {
-        return ssi_fail(out, SSI_TOO_LARGE, "%lld x %lld pixels is more than the %lld decoded",
+        return ssi_fail(out, SSI_TOO_LARGE, "%lld x %lld pixels, more than the %lld allowed",
                         (long long)width, (long long)height, (long long)max_pixels);
     }
     return SSI_OK;

@@ -36,10 +36,10 @@ int ssi_render(const uint8_t *rgba, int width, int height, int max_columns, int 
             dither = CHAFA_DITHER_MODE_ORDERED;
             break;
         case SSI_COLORS_NONE:
-            // The symbols' shapes alone, light on the default background: stipples give the greys.
+            // The symbols' shapes alone, in the default colours: ordered dithering of the
+            // block symbols gives a ramp of greys.
             canvas_mode = CHAFA_CANVAS_MODE_FGBG;
             dither = CHAFA_DITHER_MODE_ORDERED;
-            tags |= CHAFA_SYMBOL_TAG_STIPPLE;
             break;
         }
     }

@@ -56,6 +56,9 @@ struct BrowseOptions: ParsableArguments {
     @Flag(help: "Do not capture the mouse (the terminal's own text selection works).")
     var noMouse = false
 
+    @Option(help: graphicsHelp)
+    var graphics: TerminalGraphics?
+
     /// Opens the session (errors print one line, the terminal untouched) and runs the browser.
     func launch() throws {
         func requireTerminal() throws {
@@ -97,7 +100,9 @@ struct BrowseOptions: ParsableArguments {
             session.close()
             throw error
         }
-        BrowserRunner.run(session: session, mouse: !noMouse)
+        BrowserRunner.run(
+            session: session, mouse: !noMouse,
+            pictures: PictureStyle.detect(environment: ProcessInfo.processInfo.environment, graphics: graphics))
     }
 
     /// The store under `folder` to open: listed with numbers and asked for on the terminal (without
@@ -272,8 +277,17 @@ extension StackScopeCommand {
         @Option(help: "The attribute.")
         var attribute: String
 
-        @Option(name: .customLong("as"), help: "tree (the default: the summary, then the decoded tree), text, hex (offsets, bytes, characters) or json.")
+        @Option(name: .customLong("as"), help: "tree (the default: the summary, then the decoded tree), text, hex (offsets, bytes, characters), json, or image (the picture of a PNG, JPEG, GIF, WebP, HEIC, AVIF or TIFF value, fitted to the terminal; when standard output is not a terminal, \(ValueCommand.defaultPictureColumns) columns of symbols in the colours TERM, COLORTERM and NO_COLOR say, unless --width or --graphics say otherwise).")
         var mode: String = "tree"
+
+        @Option(help: "--as image: the picture's width in columns (default: the terminal's).")
+        var width: Int?
+
+        @Option(help: "--as image: the picture's height in rows at most (default: the terminal's, less a line).")
+        var height: Int?
+
+        @Option(help: graphicsHelp)
+        var graphics: TerminalGraphics?
 
         @Flag(help: "Write the stored bytes to standard output, as they are (for piping).")
         var raw = false
@@ -282,6 +296,7 @@ extension StackScopeCommand {
             guard ValueOutputMode(rawValue: mode) != nil else {
                 throw ValidationError("--as must be one of \(ValueOutputMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(mode)\"")
             }
+            if let n = width ?? height, n < 1 { throw ValidationError("--width and --height must be at least 1") }
         }
 
         func run() throws {
@@ -289,9 +304,21 @@ extension StackScopeCommand {
             var bytes = Data()
             try report {
                 bytes = try ValueCommand.bytes(storePath: options.store, modelPath: options.model, entity: entity, id: id, attribute: attribute)
+                if !raw, mode == .image { return try picture(bytes) }
                 return raw ? "" : try ValueCommand.render(bytes, as: mode)
             }
             if raw { FileHandle.standardOutput.write(bytes) }
+        }
+
+        /// `--as image`: fitted to the terminal, or as the options say; sixel and kitty only on a
+        /// terminal or when --graphics asks.
+        private func picture(_ bytes: Data) throws -> String {
+            let environment = ProcessInfo.processInfo.environment
+            let terminal = isatty(STDOUT_FILENO) == 1 ? ValueCommand.terminalSize() : nil
+            var style = PictureStyle.detect(environment: environment, graphics: graphics)
+            if terminal == nil, graphics == nil, style.graphics != .symbols { style.graphics = .symbols }
+            let area = ValueCommand.pictureArea(width: width, height: height, terminal: terminal)
+            return try ValueCommand.picture(bytes, style: style, columns: area.columns, rows: area.rows)
         }
     }
 

@@ -15,7 +15,8 @@ import Glibc
 /// ```
 public enum BrowserRunner {
     /// Starts the browser and services the main queue until it quits; exits the process.
-    public static func run(session: BrowserSession, mouse: Bool) -> Never {
+    /// `pictures`: how the value inspector draws images (default: as the environment says).
+    public static func run(session: BrowserSession, mouse: Bool, pictures: PictureStyle? = nil) -> Never {
         let box = RunnerState()
         // Signals first, so curses sees them taken and installs none of its own handlers.
         let signals = TerminalSignals(queue: .main) { signal in
@@ -25,7 +26,7 @@ public enum BrowserRunner {
         box.signals = signals
         let backend: CursesBackend
         do {
-            backend = try CursesBackend(mouse: mouse)
+            backend = try CursesBackend(mouse: mouse, pictures: pictures)
         } catch {
             signals.cancel()
             session.close()  // exit frees nothing: the store's -wal and -shm go now
