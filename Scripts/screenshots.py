@@ -20,8 +20,9 @@ A step is a tmux key name or several separated by spaces ("j", "C-d", "Enter", "
 `text:...` (typed literally), `wait:TEXT` (poll the screen until TEXT appears, 15 s at most),
 `sleep:SECONDS` (only where there is nothing to wait for), `resize:WxH`, or `sh:COMMAND` (a shell
 command run beside the browser, e.g. another process writing to the store). In the scenes,
-`{store}` stands for a demo store the script makes with `stackscope demo create`, and `{cache}`
-for an empty folder (for XDG_CACHE_HOME: `stackscope` with no store makes its demo store there).
+`{store}` stands for a demo store the script makes with `stackscope demo create`, `{cache}`
+for an empty folder (for XDG_CACHE_HOME: `stackscope` with no store makes its demo store there),
+and `{recipes}` for a copy of Apple's Recipes sample store (Tests/Fixtures/stores).
 """
 
 import argparse
@@ -123,6 +124,11 @@ SCENES = [
         "W", "wait:Save scratch-2?", "y", "wait:what won", "sleep:0.3"]),
     # The reset demo: :corrupt on the demo store (stackscope with no store, its cache folder
     # elsewhere); the shared manager quarantines the damaged file and starts a fresh store.
+    # The value inspector's picture of an image value: a thumbnail of Apple's Recipes sample (a
+    # JPEG) in 24-bit colour ({recipes}: a copy of the fixture store).
+    ("inspector-picture", ["{recipes}"], [
+        "wait:[read-only]", "text::entity Image", "Enter", "wait:JPEG 728×486", "j", "Enter", "Enter",
+        "wait:728 × 486 pixels", "sleep:0.5"], {"COLORTERM": "truecolor"}),
     ("reset", [], [
         "wait:Book · ", "text::corrupt", "Enter", "wait:Damage the demo store?", "y", "wait:Corrupt: damaged",
         "Tab Tab", "G", "Enter", "sleep:0.5"], {"XDG_CACHE_HOME": "{cache}"}),
@@ -469,8 +475,12 @@ def main():
             shutil.rmtree(cache, ignore_errors=True)
             os.makedirs(cache)
 
+            recipes = os.path.join(store_dir, "Recipes.sqlite")
+            shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "stores",
+                                         "apple-iPhoneCoreDataRecipes-2018", "Recipes.sqlite"), recipes)
+
             def fill(text):
-                return text.replace("{store}", store).replace("{cache}", cache)
+                return text.replace("{store}", store).replace("{cache}", cache).replace("{recipes}", recipes)
 
             args = [fill(a) for a in args]
             steps = [fill(st) for st in steps]
