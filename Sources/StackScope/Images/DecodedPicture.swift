@@ -39,9 +39,13 @@ public final class DecodedPicture: Sendable {
 
     /// One pixel's colour and alpha.
     public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+        /// Red, 0–255.
         public var red: UInt8
+        /// Green, 0–255.
         public var green: UInt8
+        /// Blue, 0–255.
         public var blue: UInt8
+        /// Opacity, 0 (transparent) – 255 (opaque), not premultiplied.
         public var alpha: UInt8
 
         /// Creates a colour.
