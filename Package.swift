@@ -83,7 +83,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "corestack-fuzz",
-            dependencies: ["CoreStack"]
+            dependencies: ["CoreStack", "StackScope", "CImageFixtures"]
         ),
         // Damaged-store fuzzer: mutates Tests/Fixtures/stores and runs each case in a child process.
         .executableTarget(

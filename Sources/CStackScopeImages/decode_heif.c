@@ -1,5 +1,9 @@
 #include "decode_internal.h"
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
 #include <libheif/heif.h>
 
 static ssi_status ssi_heif_fail(ssi_image *out, struct heif_error error, const char *what) {
@@ -11,8 +15,33 @@ static ssi_status ssi_heif_fail(ssi_image *out, struct heif_error error, const c
     return ssi_fail(out, status, "%s: %s", what, error.message ? error.message : "unknown error");
 }
 
+/// libheif's codecs (libde265, dav1d) print their complaints about damaged data to stderr, which
+/// in the browser is the screen curses draws: stderr goes to /dev/null while one decodes. One
+/// decode at a time, so the descriptor saved is always the real stderr.
+static pthread_mutex_t ssi_heif_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int ssi_silence_stderr(void) {
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved < 0 || null < 0 || dup2(null, STDERR_FILENO) < 0) {
+        if (saved >= 0) close(saved);
+        if (null >= 0) close(null);
+        return -1;
+    }
+    close(null);
+    return saved;
+}
+
+static void ssi_restore_stderr(int saved) {
+    if (saved < 0) return;
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+}
+
 // The primary image, decoded to interleaved RGBA by libheif (HEVC for HEIC, AV1 for AVIF).
-ssi_status ssi_decode_heif(const uint8_t *data, size_t length, int64_t max_pixels, int av1, ssi_image *out) {
+static ssi_status ssi_decode_heif_quietly(const uint8_t *data, size_t length, int64_t max_pixels, int av1, ssi_image *out) {
     enum heif_compression_format codec = av1 ? heif_compression_AV1 : heif_compression_HEVC;
     if (!heif_have_decoder_for_format(codec)) {
         return ssi_fail(out, SSI_NO_DECODER, "this libheif has no %s decoder", av1 ? "AV1" : "HEVC");
@@ -65,4 +94,13 @@ done:
     if (handle != NULL) heif_image_handle_release(handle);
     heif_context_free(context);
     return result;
+}
+
+ssi_status ssi_decode_heif(const uint8_t *data, size_t length, int64_t max_pixels, int av1, ssi_image *out) {
+    pthread_mutex_lock(&ssi_heif_lock);
+    int saved = ssi_silence_stderr();
+    ssi_status status = ssi_decode_heif_quietly(data, length, max_pixels, av1, out);
+    ssi_restore_stderr(saved);
+    pthread_mutex_unlock(&ssi_heif_lock);
+    return status;
 }

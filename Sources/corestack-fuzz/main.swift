@@ -1,6 +1,7 @@
 // Fuzzes the predicate format parser: random token soups and mutations of valid predicates.
 // Usage: corestack-fuzz [COUNT] [SEED]   (default 1,000,000 inputs, seed 1)
-// corestack-fuzz values [COUNT] [SEED] fuzzes the value inspector instead (ValueFuzz.swift).
+// corestack-fuzz values [COUNT] [SEED] fuzzes the value inspector instead (ValueFuzz.swift);
+// corestack-fuzz pictures [COUNT] [SEED] its image decoders and libchafa output (PictureFuzz.swift).
 // Every input must parse or throw a CoreStackError; a crash stops the run with the input printed
 // first (inputs are printed to stderr before parsing when CORESTACK_FUZZ_TRACE=1).
 import CoreStack
@@ -19,6 +20,14 @@ struct SplitMix64 {
 }
 
 var arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "pictures" {
+    arguments.remove(at: 1)
+    PictureFuzz.run(
+        count: arguments.count > 1 ? Int(arguments[1]) ?? 5_000 : 5_000,
+        seed: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1,
+        trace: ProcessInfo.processInfo.environment["CORESTACK_FUZZ_TRACE"] == "1")
+    exit(0)
+}
 if arguments.count > 1, arguments[1] == "values" {
     arguments.remove(at: 1)
     ValueFuzz.run(

@@ -10,7 +10,7 @@ import CoreStack
 /// ```
 public struct PictureDecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kinds of failure.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Hashable {
         /// The bytes are not one of the image formats known by their magic bytes.
         case notAnImage
         /// This build has no decoder for the format (for HEIC or AVIF: libheif lacks the codec).
