@@ -33,27 +33,13 @@ enum PictureFuzz {
         }
         var out: [(InspectedImage.Format, Data)] = []
         for format in InspectedImage.Format.allCases {
-            let f = sif_format(rawValue: UInt32(PictureFuzz.index(format)))
             var encoded = sif_encoded()
             let source = format == .gif ? flat : pixels
-            let status = source.withUnsafeBufferPointer { sif_encode(f, $0.baseAddress, Int32(width), Int32(height), 80, &encoded) }
+            let status = source.withUnsafeBufferPointer { sif_encode(format.rawValue, $0.baseAddress, Int32(width), Int32(height), 80, &encoded) }
             if status == 0, let bytes = encoded.bytes { out.append((format, Data(bytes: bytes, count: encoded.length))) }
             sif_free(&encoded)
         }
         return out
-    }
-
-    /// The format's number in the fixture encoder (the order of ``InspectedImage/Format``'s cases there).
-    static func index(_ format: InspectedImage.Format) -> Int {
-        switch format {
-        case .png: 0
-        case .jpeg: 1
-        case .gif: 2
-        case .webp: 3
-        case .heic: 4
-        case .avif: 5
-        case .tiff: 6
-        }
     }
 
     static func run(count: Int, seed: UInt64, trace: Bool) {

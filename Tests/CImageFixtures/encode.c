@@ -258,19 +258,17 @@ static int sif_tiff(const uint8_t *rgba, int w, int h, sif_encoded *out) {
     return 0;
 }
 
-int sif_encode(sif_format format, const uint8_t *rgba, int width, int height, int quality, sif_encoded *out) {
+int sif_encode(const char *format, const uint8_t *rgba, int width, int height, int quality, sif_encoded *out) {
     memset(out, 0, sizeof *out);
-    if (rgba == NULL || width <= 0 || height <= 0) return sif_fail(out, "no pixels");
-    switch (format) {
-    case SIF_PNG: return sif_png(rgba, width, height, out);
-    case SIF_JPEG: return sif_jpeg(rgba, width, height, quality, out);
-    case SIF_GIF: return sif_gif(rgba, width, height, out);
-    case SIF_WEBP: return sif_webp(rgba, width, height, quality, out);
-    case SIF_HEIC: return sif_heif(rgba, width, height, quality, 0, out);
-    case SIF_AVIF: return sif_heif(rgba, width, height, quality, 1, out);
-    case SIF_TIFF: return sif_tiff(rgba, width, height, out);
-    }
-    return sif_fail(out, "unknown format %d", (int)format);
+    if (format == NULL || rgba == NULL || width <= 0 || height <= 0) return sif_fail(out, "no pixels");
+    if (strcmp(format, "PNG") == 0) return sif_png(rgba, width, height, out);
+    if (strcmp(format, "JPEG") == 0) return sif_jpeg(rgba, width, height, quality, out);
+    if (strcmp(format, "GIF") == 0) return sif_gif(rgba, width, height, out);
+    if (strcmp(format, "WebP") == 0) return sif_webp(rgba, width, height, quality, out);
+    if (strcmp(format, "HEIC") == 0) return sif_heif(rgba, width, height, quality, 0, out);
+    if (strcmp(format, "AVIF") == 0) return sif_heif(rgba, width, height, quality, 1, out);
+    if (strcmp(format, "TIFF") == 0) return sif_tiff(rgba, width, height, out);
+    return sif_fail(out, "unknown format %s", format);
 }
 
 void sif_free(sif_encoded *encoded) {

@@ -7,17 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The formats written (the same numbers as ssi_format).
-typedef enum {
-    SIF_PNG = 0,
-    SIF_JPEG = 1,
-    SIF_GIF = 2,
-    SIF_WEBP = 3,
-    SIF_HEIC = 4,
-    SIF_AVIF = 5,
-    SIF_TIFF = 6,
-} sif_format;
-
 /// An encoded file, or why encoding failed (bytes NULL).
 typedef struct {
     uint8_t *bytes;
@@ -25,10 +14,11 @@ typedef struct {
     char message[256];
 } sif_encoded;
 
-/// Encodes width x height RGBA pixels (rows of width * 4 bytes). `quality` (1-100) for the lossy
+/// Encodes width x height RGBA pixels (rows of width * 4 bytes) as `format`, named as stackscope
+/// names it (`PNG`, `JPEG`, `GIF`, `WebP`, `HEIC`, `AVIF`, `TIFF`). `quality` (1-100) for the lossy
 /// formats (JPEG, HEIC, AVIF; WebP is lossless at 0, lossy otherwise). A GIF takes at most 256
 /// distinct colours; pixels with alpha 0 become its transparent colour. 0 on success.
-int sif_encode(sif_format format, const uint8_t *rgba, int width, int height, int quality, sif_encoded *out);
+int sif_encode(const char *format, const uint8_t *rgba, int width, int height, int quality, sif_encoded *out);
 
 /// Frees what sif_encode made.
 void sif_free(sif_encoded *encoded);

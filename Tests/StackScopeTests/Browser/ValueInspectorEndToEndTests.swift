@@ -3,23 +3,35 @@ import Testing
 
 /// The value inspector with the real binary in tmux, on a store Apple's Core Data wrote.
 extension BrowserEndToEndTests {
-    @Test("Recipes' thumbnails: cells say JPEG and its size; Enter opens the inspector on the picture, Tab shows the tree, hex, JSON; Esc closes")
-    func valueInspectorOnRecipes() throws {
+    /// A copy of Apple's Recipes store open in the browser, the inspector on the first thumbnail
+    /// (a JPEG), in its picture mode.
+    func recipesThumbnailInInspector(_ environment: [String: String] = [:]) throws -> (Tmux, SttySnapshot) {
         let dir = try TestSupport.temporaryDirectory()
         let store = dir.appendingPathComponent("Recipes.sqlite")
         try FileManager.default.copyItem(at: TestSupport.fixture("stores/apple-iPhoneCoreDataRecipes-2018/Recipes.sqlite"), to: store)
-        let (tmux, before) = try shell()
+        let (tmux, before) = try shell(environment)
+        do {
+            try tmux.sendLine("\(binary) '\(store.path)'")
+            try tmux.waitFor(text: "[read-only]", timeout: 30)
+            try tmux.sendKeys(":")
+            try tmux.sendText("entity Image")
+            try tmux.sendKeys("Enter")
+            try tmux.waitFor(text: "Image · 3 objects", timeout: 30)
+            try tmux.waitFor(text: "JPEG 728×486", timeout: 30)
+            try tmux.sendKeys("Enter")  // the row → the detail pane, on its first property (image)
+            try tmux.sendKeys("Enter")
+            try tmux.waitFor(text: ".image · picture", timeout: 30)
+        } catch {
+            tmux.kill()
+            throw error
+        }
+        return (tmux, before)
+    }
+
+    @Test("Recipes' thumbnails: cells say JPEG and its size; Enter opens the inspector on the picture, Tab shows the tree, hex, JSON; Esc closes")
+    func valueInspectorOnRecipes() throws {
+        let (tmux, before) = try recipesThumbnailInInspector()
         defer { tmux.kill() }
-        try tmux.sendLine("\(binary) '\(store.path)'")
-        try tmux.waitFor(text: "[read-only]", timeout: 30)
-        try tmux.sendKeys(":")
-        try tmux.sendText("entity Image")
-        try tmux.sendKeys("Enter")
-        try tmux.waitFor(text: "Image · 3 objects", timeout: 30)
-        try tmux.waitFor(text: "JPEG 728×486", timeout: 30)
-        try tmux.sendKeys("Enter")  // the row → the detail pane, on its first property (image)
-        try tmux.sendKeys("Enter")
-        try tmux.waitFor(text: ".image · picture", timeout: 30)
         try tmux.sendKeys("Tab")
         let tree = try tmux.waitFor(text: ".image · tree", timeout: 30)
         #expect(tree.contains("15603 bytes · JPEG 728×486"))
@@ -35,19 +47,8 @@ extension BrowserEndToEndTests {
 
     @Test("a Recipes thumbnail as a picture in true colour (38;2 escapes, block symbols) inside the box; Tab repaints the screen without it")
     func pictureInTmux() throws {
-        let dir = try TestSupport.temporaryDirectory()
-        let store = dir.appendingPathComponent("Recipes.sqlite")
-        try FileManager.default.copyItem(at: TestSupport.fixture("stores/apple-iPhoneCoreDataRecipes-2018/Recipes.sqlite"), to: store)
-        let (tmux, before) = try shell(["COLORTERM": "truecolor"])
+        let (tmux, before) = try recipesThumbnailInInspector(["COLORTERM": "truecolor"])
         defer { tmux.kill() }
-        try tmux.sendLine("\(binary) '\(store.path)'")
-        try tmux.waitFor(text: "[read-only]", timeout: 30)
-        try tmux.sendKeys(":")
-        try tmux.sendText("entity Image")
-        try tmux.sendKeys("Enter")
-        try tmux.waitFor(text: "JPEG 728×486", timeout: 30)
-        try tmux.sendKeys("Enter")
-        try tmux.sendKeys("Enter")
         try tmux.waitFor(text: "JPEG · 728 × 486 pixels · 15603 bytes", timeout: 30)
         // The picture's rows: 24-bit colours, inside the box (its left border on every row).
         var picture: [String] = []

@@ -43,18 +43,8 @@ enum ImageFixture {
 
     /// `pixels` encoded as `format` by its library; `quality` for the lossy formats (0: WebP lossless).
     static func encode(_ format: InspectedImage.Format, _ pixels: [UInt8], width: Int, height: Int, quality: Int = 92) throws -> Data {
-        let f: sif_format =
-            switch format {
-            case .png: SIF_PNG
-            case .jpeg: SIF_JPEG
-            case .gif: SIF_GIF
-            case .webp: SIF_WEBP
-            case .heic: SIF_HEIC
-            case .avif: SIF_AVIF
-            case .tiff: SIF_TIFF
-            }
         var out = sif_encoded()
-        let status = pixels.withUnsafeBufferPointer { sif_encode(f, $0.baseAddress, Int32(width), Int32(height), Int32(quality), &out) }
+        let status = pixels.withUnsafeBufferPointer { sif_encode(format.rawValue, $0.baseAddress, Int32(width), Int32(height), Int32(quality), &out) }
         defer { sif_free(&out) }
         guard status == 0, let bytes = out.bytes else {
             let message = withUnsafeBytes(of: out.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
