@@ -264,7 +264,7 @@ extension StackScopeCommand {
 
     struct Value: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print one Binary, Transformable or String value decoded (keyed archive, property list, JSON, text, compressed data, image header), or its stored bytes.")
+            abstract: "Print one Binary, Transformable or String value decoded (keyed archive, property list, JSON, text, compressed data, image header), an image as a picture, or its stored bytes.")
 
         @OptionGroup var options: StoreOptions
 
