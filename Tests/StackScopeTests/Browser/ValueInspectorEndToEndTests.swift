@@ -78,4 +78,33 @@ extension BrowserEndToEndTests {
         try tmux.waitFor(text: "Image · 3 objects", timeout: 30)
         try quitAndCheck(tmux, before)
     }
+
+    @Test(
+        "the picture in 256 colours (TERM=xterm-256color alone: 38;5 escapes, no 24-bit), and under NO_COLOR in shapes alone",
+        arguments: [["COLORTERM": ""], ["COLORTERM": "truecolor", "NO_COLOR": "1"]])
+    func pictureColoursInTmux(environment: [String: String]) throws {
+        let (tmux, before) = try recipesThumbnailInInspector(environment)
+        defer { tmux.kill() }
+        try tmux.waitFor(text: "JPEG · 728 × 486 pixels", timeout: 30)
+        let noColour = environment["NO_COLOR"] != nil
+        // The picture's rows: below the title, the summary and the picture's line. In 256 colours
+        // a flat area is spaces on palette backgrounds; without colour, dithered block symbols.
+        func drawn(_ row: String) -> Bool {
+            noColour ? row.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) } : row.contains("38;5;") || row.contains("48;5;")
+        }
+        var rows: [String] = []
+        for _ in 0..<100 {
+            rows = try tmux.capture(escapes: true).components(separatedBy: "\n").dropFirst(4).filter(drawn)
+            if rows.count >= 10 { break }
+            usleep(100_000)
+        }
+        #expect(rows.count >= 10, "\((try? tmux.capture(escapes: true)) ?? "")")
+        #expect(!rows.contains { $0.contains("38;2;") || $0.contains("48;2;") }, "\(rows.prefix(2))")
+        if noColour {
+            #expect(!rows.contains { $0.contains("38;5;") || $0.contains("48;5;") }, "\(rows.prefix(2))")
+        }
+        try tmux.sendKeys("Escape")
+        try tmux.waitFor(text: "Image · 3 objects", timeout: 30)
+        try quitAndCheck(tmux, before)
+    }
 }
