@@ -25,14 +25,20 @@ int ssi_render(const uint8_t *rgba, int width, int height, int max_columns, int 
 
     ChafaCanvasMode canvas_mode = CHAFA_CANVAS_MODE_TRUECOLOR;
     ChafaDitherMode dither = CHAFA_DITHER_MODE_NONE;
+    // A palette's nearest colour by how different colours look (DIN99d), not by RGB distance.
+    ChafaColorSpace space = CHAFA_COLOR_SPACE_RGB;
     ChafaSymbolTags tags = CHAFA_SYMBOL_TAG_BLOCK | CHAFA_SYMBOL_TAG_SPACE;
     if (pixel_mode == SSI_PIXELS_SYMBOLS) {
         switch (color_mode) {
         case SSI_COLORS_TRUECOLOR: break;
         // 240: the 6x6x6 cube and the grey ramp, not the 16 colours a theme may have changed.
-        case SSI_COLORS_256: canvas_mode = CHAFA_CANVAS_MODE_INDEXED_240; break;
+        case SSI_COLORS_256:
+            canvas_mode = CHAFA_CANVAS_MODE_INDEXED_240;
+            space = CHAFA_COLOR_SPACE_DIN99D;
+            break;
         case SSI_COLORS_16:
             canvas_mode = CHAFA_CANVAS_MODE_INDEXED_16;
+            space = CHAFA_COLOR_SPACE_DIN99D;
             dither = CHAFA_DITHER_MODE_ORDERED;
             break;
         case SSI_COLORS_NONE:
@@ -54,6 +60,7 @@ int ssi_render(const uint8_t *rgba, int width, int height, int max_columns, int 
                                                : pixel_mode == SSI_PIXELS_KITTY ? CHAFA_PIXEL_MODE_KITTY
                                                                                 : CHAFA_PIXEL_MODE_SYMBOLS);
     chafa_canvas_config_set_dither_mode(config, dither);
+    chafa_canvas_config_set_color_space(config, space);
     chafa_canvas_config_set_symbol_map(config, symbols);
     ChafaCanvas *canvas = chafa_canvas_new(config);
     // The fallback description knows every sequence (SGR in each colour depth, sixel, kitty);
