@@ -48,6 +48,16 @@ public enum PictureDecoder {
 
     /// The picture `data` holds, read as `format` (as ``ValueInspector`` found it).
     ///
+    /// ```swift
+    /// try PictureDecoder.decode(heic, as: .heic, decoderAvailable: { _ in false })
+    /// // throws "cannot decode HEIC: this build's libheif has no HEVC decoder (install libde265)"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maximumPixels: a larger declared size is refused (``PictureDecodeError/Kind/tooLarge``).
+    ///   - longSide: decode a JPEG smaller while its longer side stays at least this long (0: full size).
+    ///   - decoderAvailable: whether this build decodes a format (``hasDecoder(for:)``; a test
+    ///     passes a stand-in to see the error for a missing one).
     /// - Throws: ``PictureDecodeError``.
     public static func decode(
         _ data: Data, as format: InspectedImage.Format, maximumPixels: Int = maximumPixels, longSide: Int = previewLongSide,

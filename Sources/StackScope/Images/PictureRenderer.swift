@@ -44,7 +44,6 @@ public enum PictureRenderer {
         guard status == 0, let text = out.text else { return nil }
         let bytes = UnsafeRawBufferPointer(start: text, count: out.length)
         return RenderedPicture(
-            text: String(decoding: bytes, as: UTF8.self), columns: Int(out.columns), rows: Int(out.rows),
-            graphics: style.graphics == .none ? .symbols : style.graphics)
+            text: String(decoding: bytes, as: UTF8.self), columns: Int(out.columns), rows: Int(out.rows), graphics: style.graphics)
     }
 }
