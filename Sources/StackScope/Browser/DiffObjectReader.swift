@@ -55,9 +55,13 @@ struct DiffObjectReader {
             return DiffObjectDetail.Line(name: name, old: o, new: n, changed: changedNames.contains(name) || isChange && o != nil && n != nil && o != n)
         }
         lines += relationshipNames.map { name in
-            DiffObjectDetail.Line(
-                name: name, old: lookup(old?.relationships, name), new: lookup(new?.relationships, name),
-                changed: changedNames.contains(name) || changes.contains { $0.hasPrefix("+ \(name):") || $0.hasPrefix("- \(name):") })
+            let (o, n) = (lookup(old?.relationships, name), lookup(new?.relationships, name))
+            // Counts of to-many objects compare across any two stores; destinations' primary keys
+            // only within one store.
+            let differs = isChange && o != nil && n != nil && o != n && (matchedByPrimaryKey || o?.hasSuffix("object") == true || o?.hasSuffix("objects") == true)
+            return DiffObjectDetail.Line(
+                name: name, old: o, new: n,
+                changed: differs || changedNames.contains(name) || changes.contains { $0.hasPrefix("+ \(name):") || $0.hasPrefix("- \(name):") })
         }
         func side(_ pk: Int64?, _ found: Bool, _ store: String) -> String {
             guard let pk else { return "not in the \(store) store" }

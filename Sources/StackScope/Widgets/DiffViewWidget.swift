@@ -135,8 +135,8 @@ extension DiffView {
         let sideWidth = max(4, (inner.width - nameWidth - 3) / 2)
         let oldX = inner.x + 1 + nameWidth
         let newX = oldX + sideWidth + 1
-        b.put("old: " + d.oldTitle, x: oldX, y: inner.y, maxWidth: sideWidth - 1, style: Style(fg: .red, bold: true, underline: true))
-        b.put("new: " + d.newTitle, x: newX, y: inner.y, maxWidth: inner.maxX - newX, style: Style(fg: .green, bold: true, underline: true))
+        b.put("old: " + d.oldTitle, x: oldX, y: inner.y, maxWidth: sideWidth - 1, style: Style(fg: .red, bold: true))
+        b.put("new: " + d.newTitle, x: newX, y: inner.y, maxWidth: inner.maxX - newX, style: Style(fg: .green, bold: true))
         var lines: [(DiffObjectDetail.Line?, String?)] = d.lines.map { ($0, nil) }
         if !d.changes.isEmpty { lines += [(nil, "")] + [(nil, "Relationship changes")] + d.changes.map { (nil, "  " + $0) } }
         for (i, item) in lines.dropFirst(s.detailOffset).prefix(inner.height - 1).enumerated() {
