@@ -115,4 +115,49 @@ import Testing
             storePath: url.path, modelPath: nil, entity: "Book", property: "published", predicate: try CoreStack.Predicate(format: filter))
         #expect(kept.rowCount == stats.histogram[index].count)
     }
+
+    @Test("attribute columns against sqlite3's own figures: objects, nil, distinct, minimum, maximum, mean, the most common values and the histogram's bins (integers, reals, text)", .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3"))
+    func attributesAgainstSQLite() throws {
+        let (url, _) = try TestSupport.demoStore(size: 400)
+        for (entity, table, property, column, isText) in [
+            ("Chapter", "ZCHAPTER", "wordCount", "ZWORDCOUNT", false), ("Chapter", "ZCHAPTER", "number", "ZNUMBER", false),
+            ("Chapter", "ZCHAPTER", "title", "ZTITLE", true), ("Book", "ZBOOK", "rating", "ZRATING", false),
+        ] {
+            let stats = try StatsCommand.statistics(storePath: url.path, modelPath: nil, entity: entity, property: property, top: 5, bins: 7)
+            let summary = try Self.sqlite3(url, "SELECT COUNT(*), COUNT(\(column)), COUNT(DISTINCT \(column)), printf('%.17g', AVG(\(column))) FROM \(table)")[0]
+            #expect(stats.rowCount == Int(summary[0]), "\(property)")
+            #expect(stats.nullCount == (Int(summary[0]) ?? 0) - (Int(summary[1]) ?? 0), "\(property)")
+            #expect(stats.distinctCount == Int(summary[2]), "\(property)")
+            if isText {
+                #expect(stats.mean == nil)
+                #expect(stats.histogram.isEmpty)
+            } else {
+                // Integers: exact. Reals: summed in another order by another SQLite (the CLI's), so to the last bits.
+                let expected = try #require(Double(summary[3]))
+                let mean = try #require(stats.mean)
+                if property == "rating" {
+                    #expect(abs(mean - expected) <= 1e-12 * abs(expected), "\(property): \(mean) against \(expected)")
+                } else {
+                    #expect(mean == expected, "\(property): \(mean) against \(expected)")
+                }
+            }
+            let top = try Self.sqlite3(url, "SELECT \(column), COUNT(*) AS n FROM \(table) WHERE \(column) IS NOT NULL GROUP BY \(column) ORDER BY n DESC, \(column) LIMIT 5")
+            #expect(stats.mostCommon.map(\.count) == top.map { Int($0[1]) ?? -1 }, "\(property)")
+            func parsed(_ text: String) -> ColumnStatistics.Value {
+                .attribute(isText ? .string(text) : property == "rating" ? .double(Double(text) ?? .nan) : .integer(Int64(text) ?? 0))
+            }
+            #expect(stats.mostCommon.map(\.value) == top.map { parsed($0[0]) }, "\(property)")
+            guard !isText else { continue }
+            let range = try Self.sqlite3(url, "SELECT MIN(\(column)), MAX(\(column)) FROM \(table)")[0]
+            #expect(stats.minimum == parsed(range[0]) && stats.maximum == parsed(range[1]), "\(property)")
+            let bins = try Self.sqlite3(url, """
+                SELECT MIN(MAX(CAST((\(column) - (SELECT MIN(\(column)) FROM \(table))) / ((SELECT MAX(\(column)) - MIN(\(column)) FROM \(table)) / 7.0) AS INTEGER), 0), 6) AS b, COUNT(*)
+                FROM \(table) WHERE \(column) IS NOT NULL GROUP BY b ORDER BY b
+                """)
+            var expected = [Int](repeating: 0, count: 7)
+            for row in bins { expected[Int(row[0]) ?? 0] = Int(row[1]) ?? 0 }
+            #expect(stats.histogram.map(\.count) == expected, "\(property)")
+        }
+    }
 }
