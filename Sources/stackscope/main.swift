@@ -44,7 +44,7 @@ struct StackScopeCommand: ParsableCommand {
 }
 
 struct BrowseOptions: ParsableArguments {
-    @Argument(help: "The store file (.sqlite), or a folder: its stores are listed to pick one. Default: the demo library in the cache folder.")
+    @Argument(help: "The store file (.sqlite), or a folder: its stores are listed in a picker, Enter opens one (q in the browser comes back). Default: the demo library in the cache folder.")
     var store: String?
 
     @Option(help: "The model: a .xcdatamodeld bundle or .momd folder (the version matching the store is used), or a single .xcdatamodel or .mom (default: the demo model for demo stores, else the model stored in the store).")
