@@ -75,6 +75,12 @@ GENRE_SQL = (
     "SELECT Z_MAX + 1, Z_ENT, 1, '{name}', 99 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Genre'; "
     "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_NAME = 'Genre'; COMMIT;"
 )
+# What the diff scene's copy of the store changes: a book's title and pages, a publisher's city,
+# a chapter deleted, a genre added.
+DIFF_SQL = (
+    "BEGIN; UPDATE ZBOOK SET ZTITLE = 'The Long Way Round', ZPAGES = 412 WHERE Z_PK = 1; "
+    "UPDATE ZPUBLISHER SET ZCITY = 'Lisbon' WHERE Z_PK = 2; DELETE FROM ZCHAPTER WHERE Z_PK = 5; COMMIT;"
+)
 SCENES = [
     # The entities and objects panes on the demo library, the detail of the selected book.
     ("browser", ["{store}"], ["wait:Book · ", "j", "j", "sleep:0.3"]),
@@ -122,6 +128,11 @@ SCENES = [
         "text::ctx scratch-1", "Enter", "wait:ctx scratch-1", "W", "wait:Save scratch-1?", "y", "wait:Saved scratch-1",
         "text::ctx scratch-2", "Enter", "wait:ctx scratch-2", "text::mergepolicy objecttrump", "Enter", "wait:objectTrump",
         "W", "wait:Save scratch-2?", "y", "wait:what won", "sleep:0.3"]),
+    # The diff view (stackscope diff OLD NEW): a copy of the store changed with sqlite3 (DIFF_SQL),
+    # the changed book's old and new values side by side.
+    ("diff-view", ["diff", "{store}", "{after}"], ["wait:entities changed", "Enter", "Enter", "wait:≠ title", "sleep:0.3"]),
+    # The store picker (stackscope DIR): the stores under a folder, the first selected.
+    ("store-picker", ["{stores}"], ["wait:folders searched", "sleep:0.3"]),
     # The reset demo: :corrupt on the demo store (stackscope with no store, its cache folder
     # elsewhere); the shared manager quarantines the damaged file and starts a fresh store.
     # The value inspector's picture of an image value: a thumbnail of Apple's Recipes sample (a
@@ -479,8 +490,28 @@ def main():
             shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "stores",
                                          "apple-iPhoneCoreDataRecipes-2018", "Recipes.sqlite"), recipes)
 
+            # The diff scene's changed copy, and the picker scene's folder of stores.
+            after = os.path.join(store_dir, "after.sqlite")
+            stores = os.path.join(store_dir, "stores")
+            if any("{after}" in a or "{stores}" in a for a in args):
+                for path in (after,):
+                    if os.path.exists(path):
+                        os.remove(path)
+                shutil.copyfile(store, after)
+                subprocess.run(["sqlite3", after, DIFF_SQL], check=True)
+                subprocess.run(["sqlite3", after, GENRE_SQL.format(name="Solarpunk")], check=True)
+                shutil.rmtree(stores, ignore_errors=True)
+                os.makedirs(os.path.join(stores, "backups"))
+                shutil.copyfile(store, os.path.join(stores, "Library.sqlite"))
+                shutil.copyfile(after, os.path.join(stores, "backups", "Library before QA.sqlite"))
+                fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "stores")
+                for fixture in ("apple-iPhoneCoreDataRecipes-2018/Recipes.sqlite",
+                             "wibosco-CoreDataMigration-Example/CoreDataMigration_Example_WAL.sqlite",
+                             "wibosco-CoreDataMigration-Example/CoreDataMigration_Example_WAL.sqlite-wal"):
+                    shutil.copyfile(os.path.join(fixtures, fixture), os.path.join(stores, os.path.basename(fixture)))
+
             def fill(text):
-                return text.replace("{store}", store).replace("{cache}", cache).replace("{recipes}", recipes)
+                return text.replace("{store}", store).replace("{cache}", cache).replace("{after}", after).replace("{stores}", stores).replace("{recipes}", recipes)
 
             args = [fill(a) for a in args]
             steps = [fill(st) for st in steps]
