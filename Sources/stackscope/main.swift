@@ -286,12 +286,13 @@ extension StackScopeCommand {
 
         func run() throws {
             let mode = ValueOutputMode(rawValue: mode) ?? .tree
-            var bytes = Data()
+            // Streamed: a 100 MB value goes out in chunks, never whole in memory.
             try report {
-                bytes = try ValueCommand.bytes(storePath: options.store, modelPath: options.model, entity: entity, id: id, attribute: attribute)
-                return raw ? "" : try ValueCommand.render(bytes, as: mode)
+                try ValueCommand.write(
+                    storePath: options.store, modelPath: options.model, entity: entity, id: id, attribute: attribute, mode: mode, raw: raw
+                ) { FileHandle.standardOutput.write($0) }
+                return ""
             }
-            if raw { FileHandle.standardOutput.write(bytes) }
         }
     }
 

@@ -72,19 +72,39 @@ public struct SQLiteBlob: ValueBytes {
     private static func withBlob<T>(
         store: SQLiteStore, table: String, column: String, rowID: Int64, _ body: (OpaquePointer) throws -> T
     ) throws -> T {
-        try store.readStatement { db in
-            guard let connection = db.sqliteConnection else {
-                throw ValueReadError(what: "\(table).\(column) of row \(rowID)", path: store.path, reason: "the store is closed")
+        try store.readStatement { db in try withBlob(db, path: store.path, table: table, column: column, rowID: rowID, body) }
+    }
+
+    /// Runs `body` with a blob handle open (read-only) on `db`.
+    private static func withBlob<T>(
+        _ db: Database, path: String, table: String, column: String, rowID: Int64, _ body: (OpaquePointer) throws -> T
+    ) throws -> T {
+        guard let connection = db.sqliteConnection else {
+            throw ValueReadError(what: "\(table).\(column) of row \(rowID)", path: path, reason: "the store is closed")
+        }
+        var blob: OpaquePointer?
+        let rc = sqlite3_blob_open(connection, "main", table, column, rowID, 0, &blob)
+        guard rc == SQLITE_OK, let blob else {
+            let message = String(cString: sqlite3_errmsg(connection))
+            if let blob { sqlite3_blob_close(blob) }
+            throw ValueReadError(what: "\(table).\(column) of row \(rowID)", path: path, reason: message)
+        }
+        defer { sqlite3_blob_close(blob) }
+        return try body(blob)
+    }
+
+    /// The first `count` bytes (at most) of a blob or text value, read through blob I/O on `db`:
+    /// SQL's `substr()` would load the whole value first.
+    static func prefix(_ db: Database, path: String, table: String, column: String, rowID: Int64, count: Int) throws -> Data {
+        try withBlob(db, path: path, table: table, column: column, rowID: rowID) { blob in
+            let n = min(max(0, count), Int(sqlite3_blob_bytes(blob)))
+            var out = Data(count: n)
+            guard n > 0 else { return out }
+            let rc = out.withUnsafeMutableBytes { raw in sqlite3_blob_read(blob, raw.baseAddress, Int32(n), 0) }
+            guard rc == SQLITE_OK else {
+                throw ValueReadError(what: "\(table).\(column) of row \(rowID)", path: path, reason: String(cString: sqlite3_errstr(rc)))
             }
-            var blob: OpaquePointer?
-            let rc = sqlite3_blob_open(connection, "main", table, column, rowID, 0, &blob)
-            guard rc == SQLITE_OK, let blob else {
-                let message = String(cString: sqlite3_errmsg(connection))
-                if let blob { sqlite3_blob_close(blob) }
-                throw ValueReadError(what: "\(table).\(column) of row \(rowID)", path: store.path, reason: message)
-            }
-            defer { sqlite3_blob_close(blob) }
-            return try body(blob)
+            return out
         }
     }
 }

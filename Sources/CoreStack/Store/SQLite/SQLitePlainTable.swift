@@ -156,7 +156,7 @@ public struct SQLitePlainTable: Sendable {
         guard !looked.isEmpty else { return ("", []) }
         // Blobs never match (their text would be read whole); instr() has no wildcards to escape.
         let terms = looked.map { "(typeof(\($0)) <> 'blob' AND instr(lower(CAST(\($0) AS TEXT)), lower(?)) > 0)" }
-        return (" WHERE " + terms.joined(separator: " OR "), StatementArguments(Array(repeating: filter.text, count: terms.count)))
+        return (" WHERE (" + terms.joined(separator: " OR ") + ")", StatementArguments(Array(repeating: filter.text, count: terms.count)))
     }
 
     /// Runs `SELECT [rowid,] columns… FROM table` + `tail`: per column its type, its length and
