@@ -374,12 +374,16 @@ public struct DetailProperty: Sendable, Hashable {
     public var value: String
     /// Whether the context in use changed the value and has not saved it.
     public var changed: Bool
+    /// Whether the attribute is raw: a column nothing in the model explains, read as it is
+    /// (its name is drawn in yellow and ends with `≈`, as in the table's header).
+    public var isRaw: Bool
     /// Creates a property line.
-    public init(name: String, kind: Kind, value: String, changed: Bool = false) {
+    public init(name: String, kind: Kind, value: String, changed: Bool = false, isRaw: Bool = false) {
         self.name = name
         self.kind = kind
         self.value = value
         self.changed = changed
+        self.isRaw = isRaw
     }
 
     /// Whether the property is a relationship (to-one or to-many).

@@ -415,7 +415,7 @@ final class BrowserData {
                     kind: .attribute(
                         type: ValueFormatter.typeName(a.type) + (a.isOptional ? ", optional" : "")
                             + (a.rawColumn.map { ", raw column \($0): nothing in the model explains it" } ?? "")),
-                    value: ValueFormatter.detail(value), changed: changed.contains(a.name)))
+                    value: ValueFormatter.detail(value), changed: changed.contains(a.name), isRaw: a.isRaw))
             }
             for r in object.entity.allRelationships {
                 if r.isToMany {
