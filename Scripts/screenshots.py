@@ -133,13 +133,17 @@ SCENES = [
     ("diff-view", ["diff", "{store}", "{after}"], ["wait:entities changed", "Enter", "Enter", "wait:≠ title", "sleep:0.3"]),
     # The store picker (stackscope DIR): the stores under a folder, the first selected.
     ("store-picker", ["{stores}"], ["wait:folders searched", "sleep:0.3"]),
-    # The reset demo: :corrupt on the demo store (stackscope with no store, its cache folder
-    # elsewhere); the shared manager quarantines the damaged file and starts a fresh store.
+    # Tables no model explains (added below by sqlite3) under "Other tables" in the entities pane.
+    ("other-tables", ["{store}"], ["wait:Book · ", "BTab", "G", "k", "wait:settings", "sleep:0.3"]),
+    # One of them browsed as plain rows (Enter), sorted by its term column (s).
+    ("other-table-rows", ["{store}"], ["wait:Book · ", "BTab", "G", "k", "Enter", "wait:other table", "l", "s", "wait:term↑", "sleep:0.3"]),
     # The value inspector's picture of an image value: a thumbnail of Apple's Recipes sample (a
     # JPEG) in 24-bit colour ({recipes}: a copy of the fixture store).
     ("inspector-picture", ["{recipes}"], [
         "wait:[read-only]", "text::entity Image", "Enter", "wait:JPEG 728×486", "j", "Enter", "Enter",
         "wait:728 × 486 pixels", "sleep:0.5"], {"COLORTERM": "truecolor"}),
+    # The reset demo: :corrupt on the demo store (stackscope with no store, its cache folder
+    # elsewhere); the shared manager quarantines the damaged file and starts a fresh store.
     ("reset", [], [
         "wait:Book · ", "text::corrupt", "Enter", "wait:Damage the demo store?", "y", "wait:Corrupt: damaged",
         "Tab Tab", "G", "Enter", "sleep:0.5"], {"XDG_CACHE_HOME": "{cache}"}),
@@ -447,6 +451,16 @@ def shoot(binary, name, steps, args=(), out_dir="Screenshots", env=None, width=W
     return render(capture, os.path.join(out_dir, name + ".png"), width, height)
 
 
+# SQL run on a scene's demo store before stackscope opens it.
+OTHER_TABLES_SQL = (
+    "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT); "
+    "INSERT INTO settings VALUES ('theme', 'dark'), ('sync', 'on'); "
+    "CREATE TABLE search_log (id INTEGER PRIMARY KEY, term TEXT, results BLOB); "
+    "INSERT INTO search_log (term, results) VALUES ('dune', randomblob(300)), ('austen', NULL), ('le guin', X'00');"
+)
+PREPARE = {"other-tables": OTHER_TABLES_SQL, "other-table-rows": OTHER_TABLES_SQL}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", help="the stackscope executable")
@@ -482,6 +496,8 @@ def main():
                 if os.path.exists(store + suffix):
                     os.remove(store + suffix)
             subprocess.run([os.path.abspath(opts.binary), "demo", "create", store], check=True, stdout=subprocess.DEVNULL)
+            if name in PREPARE:
+                subprocess.run(["sqlite3", store, PREPARE[name]], check=True)
             cache = os.path.join(store_dir, "cache")
             shutil.rmtree(cache, ignore_errors=True)
             os.makedirs(cache)

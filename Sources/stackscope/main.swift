@@ -291,13 +291,19 @@ extension StackScopeCommand {
 
         func run() throws {
             let mode = ValueOutputMode(rawValue: mode) ?? .tree
-            var bytes = Data()
+            // Streamed: a 100 MB value goes out in chunks, never whole in memory.
             try report {
-                bytes = try ValueCommand.bytes(storePath: options.store, modelPath: options.model, entity: entity, id: id, attribute: attribute)
-                if !raw, mode == .image { return try picture(bytes) }
-                return raw ? "" : try ValueCommand.render(bytes, as: mode)
+                if !raw, mode == .image {
+                    // A picture needs the whole image (PictureDecoder caps the pixels it decodes).
+                    let bytes = try ValueCommand.bytes(
+                        storePath: options.store, modelPath: options.model, entity: entity, id: id, attribute: attribute)
+                    return try picture(bytes)
+                }
+                try ValueCommand.write(
+                    storePath: options.store, modelPath: options.model, entity: entity, id: id, attribute: attribute, mode: mode, raw: raw
+                ) { FileHandle.standardOutput.write($0) }
+                return ""
             }
-            if raw { FileHandle.standardOutput.write(bytes) }
         }
 
         /// `--as image`: fitted to the terminal, or as the options say; sixel and kitty only on a

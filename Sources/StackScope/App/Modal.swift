@@ -21,6 +21,8 @@ public enum Modal: Sendable {
     case model(ModelViewState)
     /// A binary value full screen: tree, hex dump or JSON.
     case valueInspector(ValueInspectorState)
+    /// A table under "Other tables" full screen, as plain rows (``PlainTableViewState``).
+    case plainTable(PlainTableViewState)
 }
 
 /// The `:` command line.
