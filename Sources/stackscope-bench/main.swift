@@ -53,6 +53,9 @@ struct StackScopeBench: ParsableCommand {
     @Option(help: .hidden) var one: Int?
     @Option(help: "The table --profile opens.") var entity = "Book"
     @Flag(help: .hidden) var launchOnly = false
+    /// Measures the value inspector on a 100 MB value and a large keyed archive instead (``InspectorBench``).
+    @Flag(help: "Instead of the table: the value inspector on a 100 MB value and a 10 MB keyed archive.")
+    var inspector = false
     /// Times the browser's launch steps one by one through the public API (`--profile SIZE`).
     @Option(help: "Instead of the table: time the launch's steps one by one in the store of this size (with --entity).")
     var profile: Int?
@@ -84,6 +87,10 @@ struct StackScopeBench: ParsableCommand {
     func run() throws {
         if let one {
             runChild(size: one)
+        }
+        if inspector {
+            let dir = URL(fileURLWithPath: dir).appendingPathComponent("inspector")
+            onOwnThread { try InspectorBench(dir: dir).run() }
         }
         if let profile {
             let path = Self.storeURL(dir: dir, size: profile).path

@@ -124,6 +124,9 @@ struct NotUnderstoodTests {
                 return p.name == "ZADDEDLATER" && type.contains("raw column ZADDEDLATER") && p.value.contains("later")
             } == true
         })
+        // Its name is marked there as in the header.
+        #expect(h.state.detail.snapshot?.properties.filter(\.isRaw).map(\.name) == ["ZADDEDLATER"])
+        #expect(h.lines.contains { $0.contains("ZADDEDLATER≈") && $0.contains("later") })
     }
 }
 

@@ -25,6 +25,10 @@ public indirect enum Action: Sendable {
     case tableFailed(source: TableSource, message: String)
     /// Rows read for the window, with the columns of each object changed in the context in use.
     case windowLoaded(generation: Int, range: Range<Int>, rows: [TableRow], changed: [ManagedObjectID: Set<Int>] = [:])
+    /// Rows of the plain table shown (``PlainTableViewState``) were read, or could not be.
+    case plainRowsLoaded(PlainRowsLoaded)
+    /// The row counts of the tables under "Other tables".
+    case otherTablesCounted([String: Int])
     /// The table's results changed (FRC changes): new totals, marks, where the selected object is now.
     case tableChanged(TableChange)
     /// The owner of the relationship shown gained or lost objects (in the context in use): the
@@ -133,6 +137,8 @@ public enum Command: Sendable, Hashable {
     case loadDetail(ManagedObjectID?)
     /// Open the value inspector on an attribute of an object (its bytes read in the context in use).
     case inspectValue(ManagedObjectID, key: String, title: String)
+    /// Reads for the plain table view of a table under "Other tables": open it, load rows, inspect a cell.
+    case plainTable(PlainTableCommand)
     /// Write the stored bytes of an attribute of an object to a file (`:save-value FILE`).
     case saveValue(ManagedObjectID, key: String, path: String)
     /// Find the next row (from an index, forward or back) whose visible cells contain the term.

@@ -238,6 +238,9 @@ extension App {
             s.modals[s.modals.count - 1] = .valueInspector(v)
             return []
 
+        case let .plainTable(v):
+            return handlePlainTableKey(&s, v, key)
+
         case var .editor(e):
             if key == .ctrl("o"), e.field.isMultiLine {
                 _ = e.line.handle(.char("\n"))
@@ -308,6 +311,8 @@ extension App {
             return [refilter(s, source, text), .startTicking]
         case .search:
             s.modals.removeLast()
+            // Over the plain table view: its filter (empty: every row).
+            if case .plainTable? = s.modals.last { return filterPlainTable(&s, text) }
             guard !text.isEmpty else { return [] }
             // Over the value inspector: a search in what it shows.
             if case var .valueInspector(v)? = s.modals.last {

@@ -40,6 +40,10 @@ extension App {
             s.entities.counts = counts
             s.entities.scroll.clamp(count: s.entities.visible.count, height: layout(s).entityRows)
             return []
+        case let .plainRowsLoaded(loaded): return plainRowsLoaded(&s, loaded)
+        case let .otherTablesCounted(counts):
+            s.entities.tableCounts = counts
+            return []
         case let .countsChanged(counts, date):
             for (name, n) in counts where s.entities.counts[name] != n {
                 if s.entities.counts[name] != nil { s.entities.changedAt[name] = date }
@@ -430,6 +434,12 @@ extension App {
         switch s.focus {
         case .entities:
             guard let name = s.entities.selectedName else { return [] }
+            // "Other tables": the heading folds, a table opens as plain rows.
+            switch s.entities.visible[s.entities.scroll.selection].kind {
+            case .otherTablesHeading: return horizontal(&s, right: s.entities.collapsed.contains(name))
+            case .otherTable: return [.plainTable(.open(table: name))]
+            case .entity: break
+            }
             s.navigation.removeAll()
             s.focus = .table
             return openEntity(&s, name)

@@ -153,12 +153,24 @@ public struct EntityNode: Sendable, Hashable {
     public var isAbstract: Bool
     /// Whether the entity has sub-entities.
     public var hasChildren: Bool
+    /// What the row is: an entity, or the "Other tables" heading and its tables.
+    public enum Kind: Sendable, Hashable {
+        /// An entity of the model.
+        case entity
+        /// The "Other tables" heading: tables neither the model nor Core Data explains.
+        case otherTablesHeading
+        /// A table under "Other tables" (`name` is the table's), browsed as plain rows.
+        case otherTable
+    }
+    /// What the row is (an entity unless said).
+    public var kind: Kind = .entity
     /// Creates a tree row.
-    public init(name: String, depth: Int, isAbstract: Bool, hasChildren: Bool) {
+    public init(name: String, depth: Int, isAbstract: Bool, hasChildren: Bool, kind: Kind = .entity) {
         self.name = name
         self.depth = depth
         self.isAbstract = isAbstract
         self.hasChildren = hasChildren
+        self.kind = kind
     }
 }
 
@@ -170,6 +182,8 @@ public struct EntityTreeState: Sendable {
     public var collapsed: Set<String> = []
     /// The object count of each entity, by name.
     public var counts: [String: Int] = [:]
+    /// The row count of each table under "Other tables", by name.
+    public var tableCounts: [String: Int] = [:]
     /// Entities whose count changed recently, with when (for a short highlight).
     public var changedAt: [String: Date] = [:]
     /// The selection and scroll offset in `visible`.
@@ -360,12 +374,16 @@ public struct DetailProperty: Sendable, Hashable {
     public var value: String
     /// Whether the context in use changed the value and has not saved it.
     public var changed: Bool
+    /// Whether the attribute is raw: a column nothing in the model explains, read as it is
+    /// (its name is drawn in yellow and ends with `≈`, as in the table's header).
+    public var isRaw: Bool
     /// Creates a property line.
-    public init(name: String, kind: Kind, value: String, changed: Bool = false) {
+    public init(name: String, kind: Kind, value: String, changed: Bool = false, isRaw: Bool = false) {
         self.name = name
         self.kind = kind
         self.value = value
         self.changed = changed
+        self.isRaw = isRaw
     }
 
     /// Whether the property is a relationship (to-one or to-many).

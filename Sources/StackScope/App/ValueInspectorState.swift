@@ -25,8 +25,14 @@ public struct ValueInspectorState: Sendable {
 
     /// The value's owner and key (`Recipe “Pasta”.image`).
     public var title: String
-    /// The stored bytes.
+    /// The bytes decoded: the whole value, or its first 256 KiB when it is larger than
+    /// ``ValueInspector/defaultDecodedSize`` (the hex dump reads ``bytes``).
     public var data: Data
+    /// The whole value, read a range at a time: the hex dump reads the rows on screen only
+    /// (SQLite's blob I/O for a stored value, so a 100 MB value is never loaded whole).
+    public var bytes: any ValueBytes
+    /// Where the value is kept when not in the store's row (an external data file's path).
+    public var location: String?
     /// The object and attribute the bytes are read from (what `:save-value FILE` writes again).
     public var source: (objectID: ManagedObjectID, key: String)?
     /// ``ValueInspection/summary`` with the size.
@@ -42,12 +48,22 @@ public struct ValueInspectorState: Sendable {
 
     /// Decodes `data` and prepares the tree and JSON lines.
     public init(title: String, data: Data, source: (objectID: ManagedObjectID, key: String)? = nil) {
+        self.init(title: title, bytes: data, decoded: data, inspection: ValueInspector.inspect(data), location: nil, source: source)
+    }
+
+    /// The inspector on `bytes`, of which `decoded` were decoded into `inspection`.
+    init(
+        title: String, bytes: any ValueBytes, decoded: Data, inspection: ValueInspection, location: String?,
+        source: (objectID: ManagedObjectID, key: String)?
+    ) {
         self.title = title
-        self.data = data
+        self.data = decoded
+        self.bytes = bytes
+        self.location = location
         self.source = source
-        let inspection = ValueInspector.inspect(data)
-        let size = data.count == 1 ? "1 byte" : "\(data.count) bytes"
+        let size = bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"
         summary = inspection.format == .binary || inspection.format == .empty ? inspection.summary : "\(size) · \(inspection.summary)"
+        if let location { summary += " · in \(location)" }
         // The summary heads the screen already: the tree without its first line.
         let tree = Array(InspectedValueText.tree(inspection).dropFirst())
         treeLines = tree.isEmpty ? ["(no tree inside: Tab shows the bytes)"] : tree
@@ -65,7 +81,7 @@ public struct ValueInspectorState: Sendable {
         case .tree: treeLines.count
         case .json: jsonLines.count
         case .picture: pictureLines.count
-        case .hex: (data.count + 15) / 16
+        case .hex: (bytes.count + 15) / 16
         }
     }
 
@@ -82,7 +98,7 @@ public struct ValueInspectorState: Sendable {
         case .tree: return Array(treeLines.dropFirst(start).prefix(count))
         case .picture: return Array(pictureLines.dropFirst(start).prefix(count))
         case .json: return Array(jsonLines.dropFirst(start).prefix(count))
-        case .hex: return InspectedValueText.hexDump(data, from: start * 16, lines: count)
+        case .hex: return hexLines(from: start, count: count)
         }
     }
 
@@ -108,20 +124,9 @@ public struct ValueInspectorState: Sendable {
             }
             return nil
         case .hex:
-            let needle = Data(term.utf8)
-            let start = data.startIndex
-            let here = min(data.count, offset * 16)
-            let hit: Range<Data.Index>?
-            if forward {
-                hit = data.range(of: needle, in: min(data.endIndex, start + here + 16)..<data.endIndex)
-                    ?? data.range(of: needle, in: start..<min(data.endIndex, start + here + needle.count))
-            } else {
-                hit = data.range(of: needle, options: .backwards, in: start..<min(data.endIndex, start + here + needle.count - 1))
-                    ?? data.range(of: needle, options: .backwards, in: start..<data.endIndex)
-            }
-            guard let hit else { return nil }
-            offset = (hit.lowerBound - start) / 16
-            return offset
+            guard let row = findBytes(Data(term.utf8), forward: forward) else { return nil }
+            offset = row
+            return row
         }
     }
 

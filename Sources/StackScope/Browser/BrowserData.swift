@@ -63,6 +63,7 @@ final class BrowserData {
                 for sub in e.subentities.sorted(by: { $0.name < $1.name }) { add(sub, depth: depth + 1) }
             }
             for e in session.model.entities.filter({ $0.superentity == nil }).sorted(by: { $0.name < $1.name }) { add(e, depth: 0) }
+            nodes += otherTableNodes()
             counts = try session.counts()
             monitors.removeAll()
             monitorDelegates.removeAll()
@@ -414,7 +415,7 @@ final class BrowserData {
                     kind: .attribute(
                         type: ValueFormatter.typeName(a.type) + (a.isOptional ? ", optional" : "")
                             + (a.rawColumn.map { ", raw column \($0): nothing in the model explains it" } ?? "")),
-                    value: ValueFormatter.detail(value), changed: changed.contains(a.name)))
+                    value: ValueFormatter.detail(value), changed: changed.contains(a.name), isRaw: a.isRaw))
             }
             for r in object.entity.allRelationships {
                 if r.isToMany {

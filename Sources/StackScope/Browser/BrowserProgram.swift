@@ -115,6 +115,7 @@ public final class BrowserProgram {
         do {
             let (nodes, counts) = try data.loadEntities()
             dispatch(.entitiesLoaded(nodes, counts: counts))
+            if nodes.contains(where: { $0.kind == .otherTable }) { dispatch(.otherTablesCounted(data.otherTableCounts())) }
             let first = openEntity ?? nodes.first(where: { !$0.isAbstract && (counts[$0.name] ?? 0) > 0 })?.name ?? nodes.first?.name
             if let first {
                 if let i = state.entities.visible.firstIndex(where: { $0.name == first }) {
@@ -188,7 +189,8 @@ public final class BrowserProgram {
 
     /// Draws the state if it changed since the last frame.
     public func flush() {
-        guard dirty, !processing else { return }
+        // Once shut down the screen may belong to another program (the store picker).
+        guard dirty, !processing, shutDownOutcome == nil else { return }
         dirty = false
         frames += 1
         backend.draw(App.render(state))
@@ -234,11 +236,12 @@ public final class BrowserProgram {
             }
         case let .inspectValue(id, key, title):
             do {
-                let bytes = try data.attributeBytes(for: id, key: key)
-                produced.append(.showModal(.valueInspector(ValueInspectorState(title: title, data: bytes, source: (id, key)))))
+                produced.append(.showModal(.valueInspector(try data.inspectedValue(for: id, key: key, title: title))))
             } catch {
                 produced.append(.message("\(title): " + StackScopeErrorMessage.line(for: error), .error))
             }
+        case let .plainTable(request):
+            produced.append(contentsOf: plainTableActions(request))
         case let .search(term, from, forward):
             searchStep(term, from: from, forward: forward, scanned: 0, epoch: workEpoch)
         case .refresh:

@@ -75,7 +75,9 @@ public enum InspectedValueText {
     /// ```swift
     /// InspectedValueText.hexDump(Data("AB".utf8))  // ["00000000  41 42                                             |AB|"]
     /// ```
-    public static func hexDump(_ data: Data, from offset: Int = 0, lines count: Int = .max) -> [String] {
+    /// `base` is the offset in the whole value of `data`'s first byte (a range read of a larger
+    /// value): the offsets printed start there.
+    public static func hexDump(_ data: Data, from offset: Int = 0, lines count: Int = .max, base: Int = 0) -> [String] {
         var lines: [String] = []
         var at = max(0, offset - offset % 16)
         let digits = "0123456789abcdef".map { $0 }
@@ -91,7 +93,7 @@ public enum InspectedValueText {
                 chars.append(byte >= 0x20 && byte < 0x7F ? Character(UnicodeScalar(byte)) : ".")
             }
             hex += String(repeating: " ", count: 49 - hex.count)
-            let offsetText = String(at, radix: 16)
+            let offsetText = String(base + at, radix: 16)
             lines.append(String(repeating: "0", count: max(0, 8 - offsetText.count)) + offsetText + "  " + hex + " |" + chars + "|")
             at += 16
         }

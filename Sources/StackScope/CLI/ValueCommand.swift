@@ -31,18 +31,7 @@ public enum ValueCommand {
     ///   no such object) or `--attribute` (no such attribute, not a binary, transformable or
     ///   string attribute, nil).
     public static func bytes(session: StoreSession, entity entityName: String, id: String, attribute: String) throws -> Data {
-        let entity = try session.entity(named: entityName)
-        guard let a = entity.attribute(named: attribute), !a.isTransient else {
-            let names = entity.allAttributes.filter { !$0.isTransient }.map(\.name)
-            throw StackScopeError.invalidOption(
-                name: "--attribute", reason: "\(entity.name) has no stored attribute \"\(attribute)\" (attributes: \(names.joined(separator: ", ")))")
-        }
-        guard [.binaryData, .transformable, .string].contains(a.type) else {
-            throw StackScopeError.invalidOption(
-                name: "--attribute",
-                reason: "\(entity.name).\(attribute) is a \(a.type.xcodeName) attribute; value shows Binary, Transformable and String attributes (dump shows the others)")
-        }
-        let objectID = try objectID(id, of: entity, session: session)
+        let (entity, objectID) = try target(session: session, entity: entityName, id: id, attribute: attribute)
         let context = session.context
         let value: AttributeValue = try context.performAndWait {
             let object: ManagedObject
@@ -66,6 +55,23 @@ public enum ValueCommand {
         default:
             throw StackScopeError.invalidOption(name: "--attribute", reason: "\(entity.name).\(attribute) of \(id) holds \(value)")
         }
+    }
+
+    /// The entity and object ID `--entity`, `--id` and `--attribute` name, checked: a stored
+    /// Binary, Transformable or String attribute of an object of the entity.
+    static func target(session: StoreSession, entity entityName: String, id: String, attribute: String) throws -> (EntityDescription, ManagedObjectID) {
+        let entity = try session.entity(named: entityName)
+        guard let a = entity.attribute(named: attribute), !a.isTransient else {
+            let names = entity.allAttributes.filter { !$0.isTransient }.map(\.name)
+            throw StackScopeError.invalidOption(
+                name: "--attribute", reason: "\(entity.name) has no stored attribute \"\(attribute)\" (attributes: \(names.joined(separator: ", ")))")
+        }
+        guard [.binaryData, .transformable, .string].contains(a.type) else {
+            throw StackScopeError.invalidOption(
+                name: "--attribute",
+                reason: "\(entity.name).\(attribute) is a \(a.type.xcodeName) attribute; value shows Binary, Transformable and String attributes (dump shows the others)")
+        }
+        return (entity, try objectID(id, of: entity, session: session))
     }
 
     /// The object ID `id` names: a URI (`x-coredata://…/Entity/p12`) or a primary key (`12`).

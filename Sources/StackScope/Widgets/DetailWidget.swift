@@ -18,7 +18,7 @@ extension App {
         let inner = r.inset(1)
         guard inner.height > 1, inner.width > 8 else { return }
         b.put(snap.uri, x: inner.x, y: inner.y, maxWidth: inner.width, style: .dim)
-        let nameWidth = min(max(8, snap.properties.map { DisplayWidth.of($0.name) }.max() ?? 8), inner.width / 3)
+        let nameWidth = min(max(8, snap.properties.map { DisplayWidth.of($0.name) + ($0.isRaw ? 1 : 0) }.max() ?? 8), inner.width / 3)
         let valueX = inner.x + nameWidth + 2
         let valueWidth = max(1, inner.maxX - valueX)
         var y = inner.y + 1
@@ -41,8 +41,8 @@ extension App {
                 style = Style(fg: .blue)
             }
             if p.changed { style = Style(fg: .yellow, bold: true) }
-            let nameStyle = selected ? selectionStyle(s, .detail) : Style.bold
-            b.put(DisplayWidth.pad(p.name, to: nameWidth), x: inner.x, y: y, style: nameStyle)
+            let nameStyle = selected ? selectionStyle(s, .detail) : p.isRaw ? Style(fg: .yellow, bold: true) : Style.bold
+            b.put(DisplayWidth.pad(p.name + (p.isRaw ? "≈" : ""), to: nameWidth), x: inner.x, y: y, style: nameStyle)
             if p.changed { b.put("*", x: inner.x + nameWidth, y: y, style: Style(fg: .yellow, bold: true)) }
             for (k, line) in lines.prefix(8).enumerated() where y < inner.maxY {
                 let isTypeLine = selected && k == lines.count - 1 && !p.isRelationship

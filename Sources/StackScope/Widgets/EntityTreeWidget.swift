@@ -14,10 +14,20 @@ extension App {
             let n = visible[i]
             let marker = n.hasChildren ? (s.entities.collapsed.contains(n.name) ? "▸ " : "▾ ") : "  "
             let name = String(repeating: "  ", count: n.depth) + marker + n.name
-            let count = s.entities.counts[n.name].map { formatCount($0) } ?? "…"
+            let count: String
             var style = n.isAbstract ? Style(fg: .default, dim: false).with(underline: false) : Style.plain
             if n.isAbstract { style = Style(fg: .magenta) }
-            let isOpen = s.table.source == .entity(n.name)
+            switch n.kind {
+            case .entity: count = s.entities.counts[n.name].map { formatCount($0) } ?? "…"
+            case .otherTablesHeading:
+                // Tables neither the model nor Core Data explains, read as plain rows.
+                count = formatCount(s.entities.tableCounts.count)
+                style = Style(fg: .yellow, bold: true)
+            case .otherTable:
+                count = s.entities.tableCounts[n.name].map { formatCount($0) } ?? "…"
+                style = Style(fg: .yellow)
+            }
+            let isOpen = n.kind == .entity && s.table.source == .entity(n.name)
             if isOpen { style = style.with(bold: true) }
             if i == s.entities.scroll.selection { style = selectionStyle(s, .entities) }
             let y = inner.y + row

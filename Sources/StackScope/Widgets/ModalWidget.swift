@@ -159,6 +159,9 @@ extension App {
             let modes = v.modes.map(\.rawValue).joined(separator: "/")
             b.put("Tab/m \(modes) · ↑↓ PgUp PgDn g G scroll (\(shown)) · / n N search · y copies JSON · :save-value FILE · Esc closes", x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
             return nil
+        case let .plainTable(v):
+            renderPlainTable(s, v, l, &b)
+            return nil
         case let .editor(e):
             let r = centered(l.size, width: min(l.size.width - 4, 90), height: 8)
             b.fill(r)

@@ -12,16 +12,21 @@ extension SQLiteExternalBinaryData {
     /// flag's archive key is unverified, see `ModelArchiveDecoder.allowsExternalStorageKey`).
     static func columnHoldsMarkedValues(_ db: Database, table: String, column: String) throws -> Bool {
         let (c, t) = (SQLiteSchemaInference.quoted(column), SQLiteSchemaInference.quoted(table))
-        let rows = try Row.fetchAll(
-            db, sql: """
-                SELECT CAST(substr(v, 1, 38) AS BLOB), length(v) FROM (SELECT \(c) AS v FROM \(t) LIMIT 10000) \
-                WHERE v IS NOT NULL AND typeof(v) = 'blob' LIMIT 64
-                """)
+        // typeof() and length() of a blob read the record header only; the first bytes are read
+        // through blob I/O (substr() would load each value whole: a 100 MB blob, many times).
+        var sample: [(rowID: Int64, length: Int)] = []
+        let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, typeof(\(c)), length(\(c)) FROM \(t) LIMIT 10000")
+        while sample.count < 64, let row = try cursor.next() {
+            guard (row[1] as String?) == "blob" else { continue }
+            sample.append((row[0], row[2] ?? 0))
+        }
         var references = 0
         var inline = 0
-        for row in rows {
-            let head: Data = row[0] ?? Data()
-            let length: Int = row[1] ?? 0
+        for (rowID, length) in sample {
+            // A value SQLite cannot open is no evidence either way: the column is not marked.
+            guard let head = try? SQLiteBlob.prefix(db, path: "table \(table)", table: table, column: column, rowID: rowID, count: 38) else {
+                return false
+            }
             if head.first == inlineMarker {
                 inline += 1
             } else if length == 37 || length == 38, missingReference(head) != nil {

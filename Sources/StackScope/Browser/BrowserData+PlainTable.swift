@@ -1,0 +1,90 @@
+import CoreStack
+import Foundation
+
+// The tables under "Other tables": neither the model's nor Core Data's own, read as plain rows
+// through SQLitePlainTable (CoreStack), never through the context.
+extension BrowserData {
+    /// The store's SQLite store, nil for another kind of store.
+    var sqliteStore: SQLiteStore? { session.coordinator.persistentStore as? SQLiteStore }
+
+    /// The tables of the store that neither the model nor Core Data explains, sorted.
+    func otherTableNames() -> [String] {
+        (try? sqliteStore?.schemaReport().unexplainedTables) ?? []
+    }
+
+    /// The entities pane's rows for them: the "Other tables" heading and a row per table (none
+    /// when there are none).
+    func otherTableNodes() -> [EntityNode] {
+        let names = otherTableNames()
+        guard !names.isEmpty else { return [] }
+        return [EntityNode(name: "Other tables", depth: 0, isAbstract: false, hasChildren: true, kind: .otherTablesHeading)]
+            + names.map { EntityNode(name: $0, depth: 1, isAbstract: false, hasChildren: false, kind: .otherTable) }
+    }
+
+    /// The row count of each of them (a table that cannot be counted is left out).
+    func otherTableCounts() -> [String: Int] {
+        guard let store = sqliteStore else { return [:] }
+        var out: [String: Int] = [:]
+        for name in otherTableNames() {
+            if let n = try? store.plainTable(named: name).count() { out[name] = n }
+        }
+        return out
+    }
+
+    /// The plain table view of `name` with its first `height` rows (and a page more) read.
+    func openPlainTable(_ name: String, height: Int) throws -> PlainTableViewState {
+        guard let store = sqliteStore else { throw BrowserError.nothingTo("read \(name): the store is not an SQLite file") }
+        let table = try store.plainTable(named: name)
+        var view = PlainTableViewState(table: name, columns: table.columns, hasRowID: table.hasRowID, rowCount: try table.count())
+        let loaded = plainRows(name, query: view.query, range: 0..<min(view.rowCount, 2 * max(1, height)), generation: view.generation)
+        for (k, row) in loaded.rows.enumerated() { view.window[k] = row }
+        view.error = loaded.error
+        return view
+    }
+
+    /// The rows `range` of `query` in table `name`, formatted, with the query's count.
+    func plainRows(_ name: String, query: SQLitePlainTableQuery, range: Range<Int>, generation: Int) -> PlainRowsLoaded {
+        do {
+            guard let store = sqliteStore else { throw BrowserError.nothingTo("read \(name): the store is not an SQLite file") }
+            let table = try store.plainTable(named: name)
+            let rows = try table.rows(query, offset: range.lowerBound, limit: range.count)
+            return PlainRowsLoaded(
+                table: name, generation: generation, range: range, rowCount: try table.count(query),
+                rows: rows.map { PlainTableRow(rowID: $0.rowID, cells: $0.values.map(Self.cell)) })
+        } catch {
+            return PlainRowsLoaded(table: name, generation: generation, range: range, rowCount: 0, rows: [], error: StackScopeErrorMessage.line(for: error))
+        }
+    }
+
+    /// One cell: text on one line, a blob as what it holds (from its first bytes when it is large).
+    static func cell(_ value: SQLitePlainValue) -> String {
+        switch value {
+        case let .text(s, _): return ValueFormatter.cell(.string(s)) + (value.text.hasSuffix("…") ? "…" : "")
+        case let .blob(prefix, count):
+            if prefix.count >= count { return ValueFormatter.cell(.data(prefix)) }
+            let head = prefix.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
+            return "\(count) bytes · " + (ValueInspector.sniff(prefix) ?? head + " …")
+        default: return value.text
+        }
+    }
+
+    /// The value of one cell, to read a range at a time (nil for NULL).
+    func plainCellValue(_ name: String, column: String, rowID: Int64) throws -> SQLiteStoredValue? {
+        guard let store = sqliteStore else { throw BrowserError.nothingTo("read \(name): the store is not an SQLite file") }
+        return try store.plainTable(named: name).storedValue(column: column, rowID: rowID)
+    }
+
+    /// What the value inspector shows of an attribute: the saved value read a range at a time
+    /// (through SQLite's blob I/O, or its external data file) when the context in use has not
+    /// changed it; else the value in the context.
+    func inspectedValue(for id: ManagedObjectID, key: String, title: String) throws -> ValueInspectorState {
+        let changed = context.performAndWait { context.registeredObject(for: id)?.changedValues()[key] != nil }
+        if !changed, !id.isTemporaryID, let store = sqliteStore {
+            guard let value = try store.storedValue(of: id, attribute: key) else {
+                throw BrowserError.nothingTo("inspect: \(key) holds no bytes here")
+            }
+            return try ValueInspectorState(title: title, value: value, source: (id, key))
+        }
+        return ValueInspectorState(title: title, data: try attributeBytes(for: id, key: key), source: (id, key))
+    }
+}
