@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StackScope
+import CoreStack
 
 #if canImport(Glibc)
 import Glibc
@@ -159,6 +160,28 @@ struct TerminalSignalsTests {
         var now = sigaction()
         #expect(sigaction(SIGWINCH, nil, &now) == 0)
         #expect(unsafeBitCast(now.__sigaction_handler.sa_handler, to: Int.self) == 0)
+    }
+
+    /// A router that cannot make a pipe (as with no file descriptor left), shared by the tests.
+    static let routerWithoutPipe = SignalRouter(polling: ())
+
+    @Test("when the router has no pipe, a SIGWINCH right after init is delivered, instance after instance", .timeLimit(.minutes(1)))
+    func unroutedSignalRightAfterInit() {
+        let queue = DispatchQueue(label: "terminal-signals-unrouted")
+        // Before, this fell back to Dispatch signal sources after setting SIG_IGN: a signal sent
+        // before libdispatch registered its source was discarded, and libdispatch installs its
+        // action only once per process, so a second instance received nothing at all.
+        for round in 0..<5 {
+            let delivered = DispatchSemaphore(value: 0)
+            let signals = TerminalSignals([.resized], queue: queue, router: Self.routerWithoutPipe) { _ in delivered.signal() }
+            kill(getpid(), SIGWINCH)
+            let arrived = delivered.wait(timeout: .now() + .seconds(5)) == .success
+            signals.cancel()
+            guard arrived else {
+                Issue.record("round \(round): the SIGWINCH sent right after init was lost")
+                return
+            }
+        }
     }
 
     @Test("CursesBackend refuses to start without a terminal, with a typed error")
