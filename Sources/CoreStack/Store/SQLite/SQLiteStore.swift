@@ -31,6 +31,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public static let frameworkVersion = 1
     /// The metadata key that marks a store written by CoreStack: the model's version name.
     public static let modelVersionNameKey = "CoreStackModelVersionName"
+    /// The `Z_METADATA` key where CoreStack lists the attributes with *Allows External Storage*
+    /// (`Entity.attribute`, sorted). Core Data leaves the flag out of the version hashes, yet it
+    /// changes how the values are stored (a marker byte before each): a store whose list differs
+    /// from the model's is migrated (or refused) like one whose hashes differ.
+    public static let externalStorageAttributesKey = "CoreStackExternalStorageAttributes"
 
     /// The model version the store was opened with.
     public let model: ManagedObjectModel
@@ -179,6 +184,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var metadata: StoreMetadata
         /// The model version name CoreStack recorded (nil for stores written by Apple).
         var coreStackVersionName: String?
+        /// The attributes with *Allows External Storage* CoreStack recorded (nil when it recorded
+        /// none: Apple's stores, and CoreStack's from before it did).
+        var coreStackExternalStorage: Set<String>? = nil
     }
 
     // MARK: - Opening
@@ -420,6 +428,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             "NSStoreModelVersionIdentifiers": model.versionIdentifiers,
             "_NSAutoVacuumLevel": "2",
             modelVersionNameKey: model.versionName ?? "",
+            externalStorageAttributesKey: externalStorageAttributes(of: model).sorted(),
         ]
         return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }
@@ -663,7 +672,18 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             versionIdentifiers: (plist["NSStoreModelVersionIdentifiers"] as? [Any])?.compactMap { $0 as? String } ?? [])
         return Inspection(
             structure: SQLiteSchema.StoreStructure(tables: tables, entities: entities), metadata: metadata,
-            coreStackVersionName: plist[modelVersionNameKey] as? String)
+            coreStackVersionName: plist[modelVersionNameKey] as? String,
+            coreStackExternalStorage: (plist[externalStorageAttributesKey] as? [Any]).map { Set($0.compactMap { $0 as? String }) })
+    }
+
+    /// The attributes of `model` with *Allows External Storage*, as `Entity.attribute` (each
+    /// where it is declared).
+    static func externalStorageAttributes(of model: ManagedObjectModel) -> Set<String> {
+        var out: Set<String> = []
+        for e in model.entities {
+            for a in e.attributes where a.allowsExternalBinaryDataStorage && !a.isTransient { out.insert("\(e.name).\(a.name)") }
+        }
+        return out
     }
 
     /// What keeps `model` from opening the inspected store (empty when it fits).
@@ -682,6 +702,16 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
             for name in stored.keys.sorted() where model.entity(named: name) == nil {
                 diffs.append("the store records a version hash for an entity \(name) the model does not have")
+            }
+            // Left out of the hashes (as Core Data does), yet it changes how values are stored.
+            if let recorded = inspection.coreStackExternalStorage {
+                let flagged = externalStorageAttributes(of: model)
+                for name in flagged.symmetricDifference(recorded).sorted() {
+                    let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+                    let (entity, attribute) = (parts.first ?? name, parts.count > 1 ? parts[1] : "")
+                    let side = flagged.contains(name) ? "in the model, not in the store" : "in the store, not in the model"
+                    diffs.append("entity \(entity): attribute \(attribute) allows external storage \(side)")
+                }
             }
         }
         return diffs
