@@ -439,7 +439,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let rawColumns = Set(schema.model.entities.flatMap { $0.attributes.compactMap(\.rawColumn) })
         for t in schema.entityTables {
             let names = t.columns.map(\.name).filter {
-                (!$0.hasPrefix("Z_FOK_") || rawColumns.contains($0)) && !["Z_PK", "Z_ENT", "Z_OPT"].contains($0)
+                let file = SQLiteIdentifier.file($0)
+                return (!file.hasPrefix("Z_FOK_") || rawColumns.contains(file)) && !["Z_PK", "Z_ENT", "Z_OPT"].contains($0)
             }
             tablePlans[t.name] = TablePlan(table: t.name, columns: ["Z_PK", "Z_ENT", "Z_OPT"] + names)
         }
@@ -634,7 +635,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         for name in tableNames where !name.hasPrefix("sqlite_") {
             // A virtual table of a module this SQLite lacks has no readable columns: it is no
             // table of the model (which the comparison with the model's layout then says).
-            tables[name] = Set(((try? db.columns(in: name)) ?? []).map(\.name))
+            tables[name] = Set(((try? SQLiteIdentifier.columns(ofTable: name, db)) ?? []).map(\.name))
         }
         guard tables["Z_PRIMARYKEY"]?.isSuperset(of: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) == true,
             tables["Z_METADATA"]?.isSuperset(of: ["Z_VERSION", "Z_UUID", "Z_PLIST"]) == true
