@@ -214,7 +214,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
         if FileManager.default.fileExists(atPath: path) {
             var inspection = try Self.inspect(url: url, beforeWriting: !readOnly)
-            var diffs = Self.differences(model: model, inspection: inspection)
+            var diffs = Self.differences(model: model, inspection: inspection, forWriting: !readOnly)
             var plans: [MigrationPlan] = []
             if !diffs.isEmpty && options.shouldMigrateStoreAutomatically && !readOnly {
                 plans = try SQLiteMigration.migrateForOpening(
@@ -687,8 +687,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return out
     }
 
-    /// What keeps `model` from opening the inspected store (empty when it fits).
-    static func differences(model: ManagedObjectModel, inspection: Inspection) -> [String] {
+    /// What keeps `model` from opening the inspected store (empty when it fits). `forWriting`
+    /// false (a read-only open): an attribute the store lists with *Allows External Storage* and
+    /// the model does not is no difference, since reading takes the marker bytes as the evidence
+    /// (``SQLiteExternalBinaryData``), as for Apple's model caches, which do not carry the flag.
+    static func differences(model: ManagedObjectModel, inspection: Inspection, forWriting: Bool = true) -> [String] {
         let numbers = SQLiteSchema.storeNumbers(of: model, in: inspection.structure)
         var diffs = SQLiteSchema(model: model, storeNumbers: numbers).differences(from: inspection.structure)
         if inspection.coreStackVersionName != nil {
@@ -707,7 +710,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             // Left out of the hashes (as Core Data does), yet it changes how values are stored.
             if let recorded = inspection.coreStackExternalStorage {
                 let flagged = externalStorageAttributes(of: model)
-                for name in flagged.symmetricDifference(recorded).sorted() {
+                let differing = forWriting ? flagged.symmetricDifference(recorded) : flagged.subtracting(recorded)
+                for name in differing.sorted() {
                     let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
                     let (entity, attribute) = (parts.first ?? name, parts.count > 1 ? parts[1] : "")
                     let side = flagged.contains(name) ? "in the model, not in the store" : "in the store, not in the model"
