@@ -100,7 +100,7 @@ struct SQLIdentifierQuotingTests {
                 try context.execute(BatchDeleteRequest(entityName: Self.kind))
             }
             #expect(deleted.deleted.count == 1)
-            try context.performAndWait { context.reset() }
+            context.performAndWait { context.reset() }
             #expect(try Self.titles(context) == ["line 1", "line 2", "zero"])
             // History recorded the changes (its triggers name the tables).
             #expect(try coordinator.execute(.fetchHistory(after: nil)).transactions.count >= 2)
