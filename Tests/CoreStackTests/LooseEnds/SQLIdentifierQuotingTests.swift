@@ -56,7 +56,7 @@ struct SQLIdentifierQuotingTests {
         }
     }
 
-    @Test("create, save, fetch with predicate and sort, batch update and delete, history, statistics, migrate and reopen")
+    @Test("create, save, fetch with predicate and sort, batch update and delete, history, statistics, migrate, diff and reopen")
     func oddNames() throws {
         let url = try Fixtures.temporaryFolder().appendingPathComponent(#"odd "names".sqlite"#)
         let v1 = try Self.model(version: 1)
@@ -109,6 +109,11 @@ struct SQLIdentifierQuotingTests {
             let stats = try store.columnStatistics(ColumnStatisticsRequest(entity: entity, property: Self.number))
             #expect(stats.rowCount == 3)
         }
+        // A copy as it is now, for a diff with the migrated store.
+        let before = url.deletingLastPathComponent().appendingPathComponent("before.sqlite")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            try FileManager.default.copyItem(atPath: url.path + suffix, toPath: before.path + suffix)
+        }
         // A new attribute: migrated on open, rows kept; the store reopens with the new model.
         let v2 = try Self.model(version: 2)
         do {
@@ -117,6 +122,12 @@ struct SQLIdentifierQuotingTests {
             #expect(store.migrationsOnOpen.count == 1)
             #expect(try Self.titles(context, .key(#"added "later""#) == "x") == ["line 1", "line 2", "zero"])
         }
+        // The diff of the two stores reads both through their odd tables and columns.
+        let report = try StoreDiff(
+            old: try SQLiteStore(url: before, model: v1, readOnly: true), new: try SQLiteStore(url: url, model: v2, readOnly: true)
+        ).run()
+        let lines = try #require(report.entities.first { $0.name == Self.entity })
+        #expect(lines.oldCount == 3 && lines.newCount == 3 && lines.insertedCount == 0 && lines.deletedCount == 0)
         let (coordinator, context, _) = try Self.stack(url, v2)
         defer { coordinator.removePersistentStore() }
         #expect(try Self.titles(context, E.key(Self.title).beginsWith("line")) == ["line 1", "line 2"])
