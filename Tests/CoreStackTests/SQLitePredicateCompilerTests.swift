@@ -223,4 +223,40 @@ fileprivate typealias E = CoreStack.Expression
         #expect(compiler.arguments.count == 3)
         #expect(sql.contains("cs_match('beginswith', t0.ZTITLE, ?, 1)"))
     }
+    /// A SUBQUERY count binds its own values; `IN` repeats its left side once per term (`IS NULL`,
+    /// the list, each BLOB-bound string), so each repetition needs the left side's values again,
+    /// in the order the `?` come in the SQL, for short lists and long (JSON-bound) ones alike.
+    @Test("IN with a left side that binds values (a SUBQUERY count) and nil in the list, short and long")
+    func inListAfterBindingLeftSide() throws {
+        let l = try Library()
+        let duneCount = E.aggregate("@count", of: .subquery(collection: "books", variable: "b", predicate: .key("$b.title") == "Dune"))
+        let short = P.comparison(CSComparison(duneCount, .in, .list([.constant(.null), .constant(1)])))
+        #expect(try l.names(short) == ["Herbert"])
+        let long = P.comparison(CSComparison(
+            duneCount, .in, .list([.constant(.null), .constant(1)] + (100..<140).map { .constant(.integer(Int64($0))) })))
+        #expect(try l.names(long) == ["Herbert"])
+        // Every `?` has its value: the SQL's parameters and the arguments agree in number.
+        var compiler = SQLitePredicateCompiler(schema: l.lib.store.schema)
+        let sql = try compiler.compile(long, entity: l.lib.entity("Author"), alias: "t0")
+        #expect(sql.filter { $0 == "?" }.count == compiler.arguments.count)
+    }
+
+    /// A long `IN` list mixing bound constants, a BLOB-bound string (holding NUL) and key paths:
+    /// the arguments follow the `?` in SQL order, folded or not.
+    @Test("a long IN list of constants, a string holding NUL and key paths keeps its arguments in SQL order")
+    func longInListWithExpressions() throws {
+        let l = try Library()
+        let fillers: [E] = (0..<40).map { .constant(.string("filler \($0)")) }
+        let items: [E] = [.constant("Dune"), .constant("Ma\0us"), .keyPath("publisher.name")] + fillers
+        #expect(try l.titles(.comparison(CSComparison(.key("title"), .in, .list(items)))) == ["Dune"])
+        #expect(try l.titles(.comparison(CSComparison(.key("title"), .in, .list(items), options: .caseInsensitive))) == ["Dune"])
+        // A key path in the list compares with each row's own value: Ace's books by their publisher.
+        let byPublisher: [E] = [.keyPath("publisher.name"), .constant("Dune")] + fillers
+        var compiler = SQLitePredicateCompiler(schema: l.lib.store.schema)
+        let sql = try compiler.compile(.comparison(CSComparison(.key("title"), .in, .list(byPublisher))), entity: l.lib.entity("Book"), alias: "t0")
+        #expect(sql.filter { $0 == "?" }.count == compiler.arguments.count)
+        let withSubquery = P.comparison(CSComparison(
+            .key("publisher.name"), .in, .list([.constant("Pantheon"), .constant("Nobody\0")] + fillers)))
+        #expect(try l.titles(withSubquery) == ["Maus"])
+    }
 }

@@ -31,6 +31,11 @@ import Darwin
 /// thread must be able to take the signal: the main thread can in `dispatchMain()` (libdispatch
 /// parks it in `sigsuspend` with an empty mask), and so can every thread libdispatch did not make.
 ///
+/// When no pipe can be made (no file descriptor left), the handler sets the signal's bit in an
+/// atomic word instead, and a thread of the router's own (no descriptor needed) takes the bits
+/// every few milliseconds: delivery waits up to that long, and nothing is lost or ignored either
+/// way (no signal is ever set to `SIG_IGN`, which would discard it).
+///
 /// The action each signal had before the router first took it is kept
 /// (``originalAction(for:)``, for subscribers that pass a signal on to the application's own
 /// handler) and put back when the last subscriber taking the signal leaves with `restoring: true`.
@@ -46,6 +51,15 @@ package final class SignalRouter: @unchecked Sendable {
     /// The pipe's write end, which the handler reads (-1 until the pipe exists). An atomic, not a
     /// lock: the handler may interrupt a thread holding any lock.
     static let writeFD = Atomic<Int32>(-1)
+    /// Signals caught since a polling router last looked, one bit per signal number (below 64),
+    /// set by the handler while some router polls (``polling``).
+    static let pendingBits = Atomic<UInt64>(0)
+    /// How many routers poll (have no pipe): the handler sets ``pendingBits`` only then.
+    static let polling = Atomic<Int>(0)
+
+    /// Whether this router tries to make a pipe (false: it polls from the start, for tests of
+    /// what happens when no pipe can be made).
+    private let usesPipe: Bool
 
     private struct Subscriber {
         let signals: [Int32]
@@ -60,26 +74,30 @@ package final class SignalRouter: @unchecked Sendable {
     private var nextToken: UInt64 = 0
     private var readFD: Int32 = -1
     private var source: (any DispatchSourceRead)?
+    /// Whether this router polls ``pendingBits`` (no pipe).
+    private var polls = false
     /// The action of each signal the router handles, from before it first took the signal.
     private var originals: [Int32: sigaction] = [:]
     private let pipeQueue = DispatchQueue(label: "CoreStack.SignalRouter")
 
-    private init() {}
+    private init() { usesPipe = true }
+
+    /// A router that never makes a pipe, as when none can be made: it polls (for tests).
+    package init(polling: Void) { usesPipe = false }
 
     /// Starts delivering `signals` to `handler` on `queue`: lists the subscriber, then installs
     /// the handler for each signal (so every signal sent after this returns is delivered).
-    /// Returns the token to unsubscribe with, or nil when no pipe could be made (no file
-    /// descriptors left); nothing is installed then.
+    /// Returns the token to unsubscribe with.
     ///
     /// ```swift
     /// let token = SignalRouter.shared.subscribe([SIGWINCH], queue: .main) { _ in redraw() }
     /// ```
     package func subscribe(
         _ signals: [Int32], queue: DispatchQueue, handler: @escaping @Sendable (Int32) -> Void
-    ) -> UInt64? {
+    ) -> UInt64 {
         lock.lock()
         defer { lock.unlock() }
-        guard openPipeLocked() else { return nil }
+        startLocked()
         nextToken += 1
         subscribers[nextToken] = Subscriber(signals: signals, queue: queue, handler: handler)
         var action = sigaction()
@@ -129,11 +147,14 @@ package final class SignalRouter: @unchecked Sendable {
         return originals[signal]
     }
 
-    /// Makes the pipe and its read source once. Under the lock.
-    private func openPipeLocked() -> Bool {
-        if readFD >= 0 { return true }
+    /// Makes the pipe and its read source once, or else starts polling. Under the lock.
+    private func startLocked() {
+        if readFD >= 0 || polls { return }
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return false }
+        guard usesPipe, pipe(&fds) == 0 else {
+            startPollingLocked()
+            return
+        }
         for fd in fds {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -144,7 +165,22 @@ package final class SignalRouter: @unchecked Sendable {
         source.setEventHandler { [self] in drain() }
         source.resume()
         self.source = source
-        return true
+    }
+
+    /// No pipe: the handler sets bits in ``pendingBits`` and a thread of the router takes them
+    /// every 5 ms (a thread needs no file descriptor; a Dispatch timer may). Under the lock.
+    private func startPollingLocked() {
+        polls = true
+        Self.polling.add(1, ordering: .sequentiallyConsistent)
+        let thread = Thread { [self] in
+            while true {
+                usleep(5_000)
+                let bits = Self.pendingBits.exchange(0, ordering: .acquiringAndReleasing)
+                if bits != 0 { deliver((1..<64).filter { bits & (UInt64(1) << UInt64($0)) != 0 }.map(Int32.init)) }
+            }
+        }
+        thread.name = "CoreStack.SignalRouter"
+        thread.start()
     }
 
     /// Reads every signal number waiting in the pipe and hands them, in order, to the subscribers
@@ -165,6 +201,11 @@ package final class SignalRouter: @unchecked Sendable {
                 break
             }
         }
+        deliver(arrived)
+    }
+
+    /// Hands signals, in order, to the subscribers that take them, each on its queue.
+    private func deliver(_ arrived: [Int32]) {
         guard !arrived.isEmpty else { return }
         lock.lock()
         let targets = subscribers.sorted { $0.key < $1.key }
@@ -186,9 +227,12 @@ package final class SignalRouter: @unchecked Sendable {
     }
 }
 
-/// The handler of every routed signal: async-signal-safe calls only (an atomic load, `write`).
+/// The handler of every routed signal: async-signal-safe calls only (lock-free atomics, `write`).
 private let routedSignalHandler: @convention(c) (Int32) -> Void = { signalNumber in
     let savedErrno = errno
+    if SignalRouter.polling.load(ordering: .sequentiallyConsistent) > 0, signalNumber > 0, signalNumber < 64 {
+        SignalRouter.pendingBits.bitwiseOr(UInt64(1) << UInt64(signalNumber), ordering: .acquiringAndReleasing)
+    }
     let fd = SignalRouter.writeFD.load(ordering: .acquiring)
     if fd >= 0 {
         // A full pipe drops the byte: signals are already waiting to be read then.

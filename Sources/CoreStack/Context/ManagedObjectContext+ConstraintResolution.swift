@@ -6,7 +6,9 @@ extension ManagedObjectContext {
     /// `NSMergePolicy.resolve(constraintConflicts:)` does under the trump, overwrite and rollback
     /// policies: the upsert of an import (insert an object with a key already stored; the save
     /// updates the stored object instead of failing). Called by a root context's save before it
-    /// validates and writes; returns whether it changed anything.
+    /// validates and writes; returns the merges it made (listed in the save's
+    /// ``lastSaveMergeResolutions``) and when it last found the store free of conflicts (the
+    /// save then does not ask again).
     ///
     /// For each conflict one object survives and the inserted objects holding its values (the
     /// duplicates) are merged into it and leave the context, never written:
@@ -29,28 +31,34 @@ extension ManagedObjectContext {
     /// ``CoreStackError/constraintConflict(_:)`` with every conflict, as under ``MergePolicy/error``.
     /// ``MergePolicy/error`` merges nothing; a custom policy merges each conflict as the built-in
     /// policy its constraint closure picks (``CustomMergePolicy/init(name:constraintConflicts:resolve:)``; none: nothing is merged).
-    func resolveUniquenessConflicts() throws -> Bool {
-        guard persistentStoreCoordinator.managedObjectModel.hasUniquenessConstraints else { return false }
+    func resolveUniquenessConflicts() throws -> UniquenessMerges {
+        var out = UniquenessMerges()
+        guard persistentStoreCoordinator.managedObjectModel.hasUniquenessConstraints else { return out }
         switch mergePolicy {
-        case .error: return false
-        case let .custom(policy) where policy.constraintResolver == nil: return false
+        case .error: return out
+        case let .custom(policy) where policy.constraintResolver == nil: return out
         default: break
         }
-        var changed = false
         // Merging can make new conflicts (a duplicate's values reaching another constraint of the
         // survivor); each round removes at least one object, and what is left after a few rounds
         // is reported by the save's final check.
         for _ in 0..<4 {
+            let generation = persistentStoreCoordinator.storeGeneration
             let conflicts = try uniquenessConflicts(inserted: insertedObjects.values, updated: updatedObjects.values)
-            if conflicts.isEmpty { break }
-            var plans: [(survivor: ManagedObject, duplicates: [ManagedObject], policy: MergePolicy)] = []
+            if conflicts.isEmpty {
+                out.checkedAtGeneration = generation
+                break
+            }
+            var plans: [(survivor: ManagedObject, duplicates: [ManagedObject], policy: MergePolicy, conflict: ConstraintConflict)] = []
             for c in conflicts {
                 let policy = try builtInPolicy(for: c)
                 guard policy != .error, let plan = try mergePlan(for: c) else { throw CoreStackError.constraintConflict(conflicts) }
-                plans.append((plan.survivor, plan.duplicates, policy))
+                plans.append((plan.survivor, plan.duplicates, policy, c))
             }
             // Stored survivors not yet in memory are read together, not one by one.
             try fireFaults(plans.map(\.survivor))
+            // What the merges will change, as it is now: put back if the save fails.
+            if out.before.isEmpty { out.before = registered.values.map { ($0, undoImage(of: $0)) } }
             // An object merged away by one conflict stands for its survivor in the next.
             var mergedInto: [ObjectIdentifier: ManagedObject] = [:]
             func current(_ o: ManagedObject) -> ManagedObject {
@@ -61,20 +69,32 @@ extension ManagedObjectContext {
             var repointed: [ManagedObjectID: ManagedObjectID] = [:]
             for plan in plans {
                 let survivor = current(plan.survivor)
+                var keys = Set(plan.conflict.properties)
+                var mergedAny = false
                 for d in plan.duplicates {
                     let duplicate = current(d)
                     guard duplicate !== survivor, duplicate.isInserted else { continue }
+                    for (slot, a) in duplicate.entity.allAttributes.enumerated() where !a.isTransient && !duplicate.values[slot].isNull {
+                        keys.insert(a.name)
+                    }
                     try merge(duplicate, into: survivor, by: plan.policy)
                     mergedInto[ObjectIdentifier(duplicate)] = survivor
                     repointed[duplicate.objectID] = survivor.objectID
-                    changed = true
+                    mergedAny = true
+                }
+                if mergedAny {
+                    out.merges.append(UniquenessMerges.Merge(survivor: survivor, conflict: plan.conflict, policy: plan.policy, keys: keys))
                 }
             }
             repointOneWayReferences(repointed)
-            // With one constraint per entity a merge cannot reach another constraint.
-            if conflicts.allSatisfy({ model.entity(named: $0.entity)?.uniquenessConstraints.count == 1 }) { break }
+            // With one constraint per entity a merge cannot reach another constraint: nothing is
+            // left to merge, as the query before the merges tells.
+            if conflicts.allSatisfy({ model.entity(named: $0.entity)?.uniquenessConstraints.count == 1 }) {
+                out.checkedAtGeneration = generation
+                break
+            }
         }
-        return changed
+        return out
     }
 
     /// The built-in policy that merges a conflict: the context's, or the one a custom policy's

@@ -22,14 +22,29 @@ extension ManagedObjectContext {
         let announcedFirst = announcePendingChanges()
         guard hasChanges else { return }
         postWillSave()
-        var announcedSecond = announcePendingChanges()
+        let announcedSecond = announcePendingChanges()
         // A root context's merge policy merges objects that would break a uniqueness constraint
         // (the context's objectsDidChange announces the duplicates' removal before the save).
-        let merged = parent == nil ? try resolveUniquenessConflicts() : false
+        let uniqueness = parent == nil ? try resolveUniquenessConflicts() : UniquenessMerges()
+        let merged = uniqueness.changed
+        do {
+            try saveMerged(announcedFirst: announcedFirst, announcedSecond: announcedSecond, uniqueness: uniqueness)
+        } catch {
+            // A save that fails after merging leaves the context as it was before the merges.
+            if merged { uniqueness.restore(in: self) }
+            throw error
+        }
+    }
+
+    /// The rest of ``save()`` once uniqueness conflicts are merged: validation, the write (or the
+    /// push to the parent), the settling and the did-save.
+    private func saveMerged(announcedFirst: Set<ManagedObject>, announcedSecond: Set<ManagedObject>, uniqueness: UniquenessMerges) throws {
+        let merged = uniqueness.changed
+        var announcedSecond = announcedSecond
         if merged { announcedSecond = announcePendingChanges() }
         let inserted = insertedObjects.values
-        let updated = updatedObjects.values
-        let deleted = deletedObjects.values
+        var updated = updatedObjects.values
+        var deleted = deletedObjects.values
         try validate(deleted: deleted, insertedAndUpdated: [inserted, updated])
         // The did-save's inserted set: the one objectsDidChange just announced when that is
         // exactly the objects saved as inserted (the usual "insert, then save"), else made anew.
@@ -47,7 +62,12 @@ extension ManagedObjectContext {
                 for o in objects { Self.settle(o, as: o.currentSnapshot()) }
             }
         } else {
-            resolutions = try saveToStore(inserted: inserted, updated: updated, deleted: deleted)
+            // The policy may have dropped changes (rollback) or whole objects (deleted in the
+            // store): what was saved is what is left.
+            (resolutions, updated, deleted) = try saveToStore(
+                inserted: inserted, updated: updated, deleted: deleted, uniquenessCheckedAt: uniqueness.checkedAtGeneration)
+            // The uniqueness merges first (they came first), with their survivors as saved.
+            if merged { resolutions = uniqueness.resolutions() + resolutions }
         }
         for o in deleted {
             registered[o.objectID] = nil
@@ -94,10 +114,11 @@ extension ManagedObjectContext {
     // MARK: Root save
 
     /// Writes the changes in one transaction and settles the saved objects with their new rows.
-    /// Returns what the merge policy did when the store reported conflicts.
+    /// Returns what the merge policy did when the store reported conflicts, and the updated and
+    /// deleted objects that were saved (those whose changes the policy dropped are left out).
     private func saveToStore(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> [MergeResolution] {
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], uniquenessCheckedAt: UInt64?
+    ) throws -> (resolutions: [MergeResolution], updated: [ManagedObject], deleted: [ManagedObject]) {
         let coordinator = persistentStoreCoordinator
         let store = try coordinator.requireStore()
         if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
@@ -108,31 +129,53 @@ extension ManagedObjectContext {
         // write before the retry, which then conflicts only with other connections' commits. A
         // custom policy's closure is user code and runs with the lock released.
         if case .custom = mergePolicy {
-            return try saveAttempts(inserted: inserted, updated: updated, deleted: deleted, savesHeld: false)
+            return try saveAttempts(
+                inserted: inserted, updated: updated, deleted: deleted, savesHeld: false, uniquenessCheckedAt: uniquenessCheckedAt)
         }
         return try coordinator.holdingSaves {
-            try saveAttempts(inserted: inserted, updated: updated, deleted: deleted, savesHeld: true)
+            try saveAttempts(
+                inserted: inserted, updated: updated, deleted: deleted, savesHeld: true, uniquenessCheckedAt: uniquenessCheckedAt)
         }
     }
 
     /// Tries the save, applying the merge policy after each conflict, at most four times.
+    ///
+    /// An updated object whose row would be written as it is stored (changed and changed back,
+    /// or its changes rolled back by the policy) is not written, and a save left with no row to
+    /// write writes nothing: no row version goes up, no history transaction is recorded, no
+    /// other process is told of a change.
     private func saveAttempts(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], savesHeld: Bool
-    ) throws -> [MergeResolution] {
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], savesHeld: Bool, uniquenessCheckedAt: UInt64?
+    ) throws -> (resolutions: [MergeResolution], updated: [ManagedObject], deleted: [ManagedObject]) {
         let coordinator = persistentStoreCoordinator
-        try checkUniquenessConstraints(inserted: inserted, updated: updated, deleted: deleted)
+        // The merging before found no conflict left, and no save of this coordinator came since
+        // (with a built-in policy, none can come now: the save lock is held): not asked again.
+        if uniquenessCheckedAt == nil || uniquenessCheckedAt != coordinator.storeGeneration {
+            try checkUniquenessConstraints(inserted: inserted, updated: updated, deleted: deleted)
+        }
+        var updated = updated, deleted = deleted
         var attempts = 0
         // By object, in the order first met; a later attempt's resolution replaces an earlier one.
         var resolutions: [MergeResolution] = []
         var position: [ManagedObjectID: Int] = [:]
         while true {
             attempts += 1
-            let request = storeSaveRequest(inserted: inserted, updated: updated, deleted: deleted)
+            if attempts > 1 {
+                // The policy took these out of the save (rolled back, or gone from the store).
+                updated = updated.filter { updatedObjects.contains($0) }
+                deleted = deleted.filter { deletedObjects.contains($0) }
+            }
+            let written = updated.filter(Self.hasRowChanges)
+            let unchanged = written.count == updated.count ? [] : updated.filter { !Self.hasRowChanges($0) }
+            let request = storeSaveRequest(inserted: inserted, updated: written, deleted: deleted)
             do {
                 try coordinator.save(request, savesHeld: savesHeld) { i, snapshot in
-                    Self.settle(i < inserted.count ? inserted[i] : updated[i - inserted.count], as: snapshot)
+                    Self.settle(i < inserted.count ? inserted[i] : written[i - inserted.count], as: snapshot)
                 }
-                return resolutions
+                for o in unchanged {
+                    if let committed = o.committed { Self.settle(o, as: committed) } else { o.changeState = .clean }
+                }
+                return (resolutions, updated, deleted)
             } catch let CoreStackError.mergeConflict(reported) {
                 let fresh = try coordinator.refreshSnapshots(for: reported.map(\.objectID))
                 let conflicts = reported.map { describe($0, fresh: fresh) }
@@ -147,6 +190,27 @@ extension ManagedObjectContext {
                 }
             }
         }
+    }
+
+    /// Whether saving `o` (an updated object) would write anything: a value, a to-one or a
+    /// to-many that differs from its committed row. One array compare in the usual case (the
+    /// values array is shared with the committed snapshot until a value is set).
+    private static func hasRowChanges(_ o: ManagedObject) -> Bool {
+        guard let committed = o.committed, !o.isFault else { return true }
+        if o.values != committed.values { return true }
+        for (slot, rel) in o.relations.enumerated() {
+            switch rel {
+            case let .toOne(id):
+                let stored = slot < committed.toOne.count ? committed.toOne[slot] : nil
+                if id != stored { return true }
+            case let .toMany(set):
+                if o.entity.allRelationships[slot].isTransient { continue }
+                if (o.committedToMany[slot] ?? []) != set { return true }
+            case .fault:
+                continue
+            }
+        }
+        return false
     }
 
     /// A conflict as the store reported it, with the context's, cached and store snapshots (the

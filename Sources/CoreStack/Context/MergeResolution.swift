@@ -24,11 +24,25 @@ public struct MergeResolution: Sendable, Equatable {
     /// the object was written: it was deleted in the store (the context forgot it) or the saving
     /// context deleted it (the delete went through).
     public var winners: [String: PropertyValue]
+    /// For a uniqueness-constraint merge (objects holding the same constrained values merged into
+    /// one by the policy, Core Data's upsert), the conflict merged; ``conflict`` then names the
+    /// object that survived (``MergeConflict/objectID``) and ``winners`` the values it was saved
+    /// with for every attribute a merged duplicate held. Nil for an optimistic-locking conflict.
+    ///
+    /// ```swift
+    /// for r in context.lastSaveMergeResolutions where r.constraintConflict != nil {
+    ///     print("\(r.constraintConflict!.values) merged into \(r.conflict.objectID)")
+    /// }
+    /// ```
+    public var constraintConflict: ConstraintConflict?
 
     /// A resolution: the conflict, the policy that settled it and the winning values.
-    public init(conflict: MergeConflict, policy: MergePolicy, winners: [String: PropertyValue]) {
+    public init(
+        conflict: MergeConflict, policy: MergePolicy, winners: [String: PropertyValue], constraintConflict: ConstraintConflict? = nil
+    ) {
         self.conflict = conflict
         self.policy = policy
         self.winners = winners
+        self.constraintConflict = constraintConflict
     }
 }

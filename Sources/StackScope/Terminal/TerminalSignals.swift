@@ -83,38 +83,35 @@ public enum TerminalSignal: Sendable, Hashable, CaseIterable, CustomStringConver
 /// }
 /// ```
 public final class TerminalSignals: @unchecked Sendable {
-    /// The router's subscription (nil: no pipe could be made, `sources` deliver instead).
-    private let token: UInt64?
-    // Only when the router has no pipe: Dispatch sources, created in init and only cancelled
-    // afterwards (Dispatch sources are thread-safe). A signal sent before libdispatch registers
-    // them is lost then.
-    private let sources: [any DispatchSourceSignal]
+    /// The router that delivers (the process's own, or for tests one without a pipe).
+    private let router: SignalRouter
+    /// The router's subscription.
+    private let token: UInt64
     /// The signals handled.
     public let signals: [TerminalSignal]
 
     /// Starts delivering `signals` to `handler` on `queue`. Every signal sent once this returns
     /// reaches `handler` (several sent between two runs of `handler` may arrive as one call: one
     /// call is what every case needs, a resize reads the size then).
-    public init(
+    public convenience init(
         _ signals: [TerminalSignal] = TerminalSignal.allCases, queue: DispatchQueue = .main,
         handler: @escaping @Sendable (TerminalSignal) -> Void
     ) {
+        self.init(signals, queue: queue, router: .shared, handler: handler)
+    }
+
+    /// Delivers through `router`. The handler is installed before this returns, and no signal
+    /// is ever set to SIG_IGN (the kernel discards an ignored signal): when the router has no
+    /// pipe (no file descriptor left) it polls, so a signal sent between the handler's install
+    /// and the delivery's start is kept, not lost as it was with Dispatch signal sources.
+    init(
+        _ signals: [TerminalSignal], queue: DispatchQueue, router: SignalRouter,
+        handler: @escaping @Sendable (TerminalSignal) -> Void
+    ) {
         self.signals = signals
-        if let token = SignalRouter.shared.subscribe(signals.map(\.signalNumber), queue: queue, handler: { number in
+        self.router = router
+        token = router.subscribe(signals.map(\.signalNumber), queue: queue) { number in
             if let kind = TerminalSignal(signalNumber: number) { handler(kind) }
-        }) {
-            self.token = token
-            sources = []
-            return
-        }
-        // No pipe (no file descriptors left): libdispatch's signal sources, with their window.
-        token = nil
-        sources = signals.map { kind in
-            _ = signal(kind.signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: kind.signalNumber, queue: queue)
-            source.setEventHandler { handler(kind) }
-            source.resume()
-            return source
         }
     }
 
@@ -132,23 +129,11 @@ public final class TerminalSignals: @unchecked Sendable {
     /// no other subscriber takes the actions they had before (their defaults, unless the process
     /// set its own; at exit, after the terminal is restored).
     public func cancel() {
-        if let token {
-            SignalRouter.shared.unsubscribe(token, restoring: true)
-            return
-        }
-        for source in sources where !source.isCancelled {
-            source.cancel()
-        }
-        for kind in signals {
-            _ = signal(kind.signalNumber, SIG_DFL)
-        }
+        router.unsubscribe(token, restoring: true)
     }
 
     deinit {
-        if let token { SignalRouter.shared.unsubscribe(token, restoring: false) }
-        for source in sources where !source.isCancelled {
-            source.cancel()
-        }
+        router.unsubscribe(token, restoring: false)
     }
 }
 

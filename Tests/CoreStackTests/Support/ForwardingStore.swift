@@ -19,4 +19,9 @@ class ForwardingStore: PersistentStore, @unchecked Sendable {
     }
     func newPrimaryKeys(for e: EntityDescription, count: Int) throws -> [Int64] { try inner.newPrimaryKeys(for: e, count: count) }
     func save(_ r: StoreSaveRequest) throws -> [ManagedObjectID: Int64] { try inner.save(r) }
+    func fetchObjectIDColumns(
+        _ r: StoreFetchRequest, valuesAt slots: [Int], cancellation: FetchCancellation?
+    ) throws -> (ids: [ManagedObjectID], columns: [[AttributeValue]]) {
+        try inner.fetchObjectIDColumns(r, valuesAt: slots, cancellation: cancellation)
+    }
 }

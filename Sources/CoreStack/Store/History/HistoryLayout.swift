@@ -54,7 +54,9 @@ struct HistoryLayout: Sendable {
         var tables: [Table] = []
         var entities: [Int: Entity] = [:]
         for (ti, t) in schema.entityTables.enumerated() {
-            let mask = t.columns.map(\.name).filter { !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) && !$0.hasPrefix("Z_FOK_") }
+            let mask = t.columns.map(\.name).filter {
+                !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) && !SQLiteIdentifier.file($0).hasPrefix("Z_FOK_")
+            }
             let maskIndex = Dictionary(mask.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
             var tombstoneColumns: [String] = []
             for e in schema.model.entities {
@@ -171,8 +173,10 @@ struct HistoryLayout: Sendable {
         ]
         for (i, t) in tables.enumerated() {
             let name = t.name
+            // The triggers are named after the table as the file spells it, quoted as a whole.
+            func trigger(_ kind: String) -> String { SQLiteIdentifier.sql("corestack_history_\(kind)_" + SQLiteIdentifier.file(name)) }
             out.append(
-                "CREATE TEMP TRIGGER IF NOT EXISTS corestack_history_i_\(name) AFTER INSERT ON main.\(name) BEGIN "
+                "CREATE TEMP TRIGGER IF NOT EXISTS \(trigger("i")) AFTER INSERT ON main.\(name) BEGIN "
                     + "INSERT INTO \(Self.pendingTable) (tbl, ent, pk, kind) VALUES (\(i), NEW.Z_ENT, NEW.Z_PK, 0); END")
             var chunks: [String] = []
             var c = 0
@@ -184,12 +188,12 @@ struct HistoryLayout: Sendable {
             if chunks.isEmpty { chunks = ["0"] }
             let watched = (["Z_OPT"] + t.maskColumns).joined(separator: ", ")
             out.append(
-                "CREATE TEMP TRIGGER IF NOT EXISTS corestack_history_u_\(name) AFTER UPDATE OF \(watched) ON main.\(name) BEGIN "
+                "CREATE TEMP TRIGGER IF NOT EXISTS \(trigger("u")) AFTER UPDATE OF \(watched) ON main.\(name) BEGIN "
                     + "INSERT INTO \(Self.pendingTable) (tbl, ent, pk, kind"
                     + chunks.indices.map { ", m\($0)" }.joined() + ") VALUES (\(i), NEW.Z_ENT, NEW.Z_PK, 1"
                     + chunks.map { ", " + $0 }.joined() + "); END")
             out.append(
-                "CREATE TEMP TRIGGER IF NOT EXISTS corestack_history_d_\(name) AFTER DELETE ON main.\(name) BEGIN "
+                "CREATE TEMP TRIGGER IF NOT EXISTS \(trigger("d")) AFTER DELETE ON main.\(name) BEGIN "
                     + "INSERT INTO \(Self.pendingTable) (tbl, ent, pk, kind"
                     + t.tombstoneColumns.indices.map { ", t\($0)" }.joined() + ") VALUES (\(i), OLD.Z_ENT, OLD.Z_PK, 2"
                     + t.tombstoneColumns.map { ", OLD.\($0)" }.joined() + "); END")

@@ -56,12 +56,12 @@ struct HistoryReader {
         guard try Self.hasHistory(db) else { return [] }
         var conditions = conditions, arguments = arguments
         if let author {
-            conditions.append("COALESCE(sa.ZNAME, t.ZAUTHOR) = ?")
-            arguments.append(author)
+            conditions.append("COALESCE(sa.ZNAME, t.ZAUTHOR) = \(SQLiteWholeText.parameter)")
+            arguments.append(SQLiteWholeText.argument(author))
         }
         if let contextName {
-            conditions.append("COALESCE(sc.ZNAME, t.ZCONTEXTNAME) = ?")
-            arguments.append(contextName)
+            conditions.append("COALESCE(sc.ZNAME, t.ZCONTEXTNAME) = \(SQLiteWholeText.parameter)")
+            arguments.append(SQLiteWholeText.argument(contextName))
         }
         let hasStrings = try db.tableExists("ATRANSACTIONSTRING")
         func joined(_ alias: String, _ column: String) -> String {
@@ -74,13 +74,22 @@ struct HistoryReader {
             conditions = conditions.map { $0.replacingOccurrences(of: "COALESCE(sa.ZNAME, t.ZAUTHOR)", with: "t.ZAUTHOR")
                 .replacingOccurrences(of: "COALESCE(sc.ZNAME, t.ZCONTEXTNAME)", with: "t.ZCONTEXTNAME") }
         }
-        let sql = "SELECT t.Z_PK, t.ZTIMESTAMP, \(name("sa", "ZAUTHOR")), \(name("sb", "ZBUNDLEID")), "
-            + "\(name("sc", "ZCONTEXTNAME")), \(name("sp", "ZPROCESSID")) FROM ATRANSACTION t "
-            + [joined("sa", "ZAUTHORTS"), joined("sb", "ZBUNDLEIDTS"), joined("sc", "ZCONTEXTNAMETS"), joined("sp", "ZPROCESSIDTS")]
+        // Each name twice: as stored (its type checked) and as its bytes (read whole, NUL included).
+        let nameColumns: [String] = [name("sa", "ZAUTHOR"), name("sb", "ZBUNDLEID"), name("sc", "ZCONTEXTNAME"), name("sp", "ZPROCESSID")]
+        let nameBytes: [String] = nameColumns.map { "CAST(\($0) AS BLOB)" }
+        let selected = "SELECT t.Z_PK, t.ZTIMESTAMP, " + (nameColumns + nameBytes).joined(separator: ", ")
+        let joins: String = [joined("sa", "ZAUTHORTS"), joined("sb", "ZBUNDLEIDTS"), joined("sc", "ZCONTEXTNAMETS"), joined("sp", "ZPROCESSIDTS")]
             .joined(separator: " ")
-            + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
-            + " ORDER BY t.Z_PK" + (limit > 0 ? " LIMIT \(limit)" : "")
+        let filter: String = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let order: String = " ORDER BY t.Z_PK" + (limit > 0 ? " LIMIT \(limit)" : "")
+        let sql = selected + " FROM ATRANSACTION t " + joins + filter + order
         let decoder = StoreFileDecoder(path: path, table: "ATRANSACTION")
+        /// Name column `i`: text (checked as such), read whole from its bytes four columns on.
+        func whole(_ row: Row, _ i: Int, _ column: String, _ label: String) throws -> String? {
+            guard let text = try decoder.text(row, i, column: column, row: label) else { return nil }
+            let bytes: DatabaseValue = row[i + 4]
+            return SQLiteWholeText.string(fromBytes: bytes) ?? text
+        }
         var transactions: [PersistentHistoryTransaction] = []
         let values = arguments.map { $0?.databaseValue ?? .null }
         for row in try Row.fetchAll(db, sql: sql, arguments: SQLiteRawBinding.arguments(values, in: db)) {
@@ -97,10 +106,8 @@ struct HistoryReader {
                 PersistentHistoryTransaction(
                     transactionNumber: number, storeIdentifier: storeIdentifier,
                     timestamp: Date(timeIntervalSinceReferenceDate: timestamp),
-                    author: try decoder.text(row, 2, column: "ZAUTHOR", row: label),
-                    contextName: try decoder.text(row, 4, column: "ZCONTEXTNAME", row: label),
-                    bundleID: try decoder.text(row, 3, column: "ZBUNDLEID", row: label),
-                    processID: try decoder.text(row, 5, column: "ZPROCESSID", row: label), changes: []))
+                    author: try whole(row, 2, "ZAUTHOR", label), contextName: try whole(row, 4, "ZCONTEXTNAME", label),
+                    bundleID: try whole(row, 3, "ZBUNDLEID", label), processID: try whole(row, 5, "ZPROCESSID", label), changes: []))
         }
         guard let first = transactions.first?.transactionNumber, let last = transactions.last?.transactionNumber else { return [] }
         let index = Dictionary(transactions.enumerated().map { ($1.transactionNumber, $0) }, uniquingKeysWith: { a, _ in a })

@@ -221,12 +221,16 @@ final class HistoryTracker: @unchecked Sendable {
         guard let string else { return nil }
         // The author and context name come from the caller: checked before GRDB binds them.
         try SQLiteRawBinding.checkLengths([string.databaseValue], in: db)
+        // Bound whole: GRDB would bind a string holding NUL up to the NUL.
+        let whole = SQLiteWholeText.argument(string)
         let found = try DatabaseValue.fetchOne(
-            db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?"), arguments: [string])
+            db.cachedStatement(sql: "SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = \(SQLiteWholeText.parameter)"),
+            arguments: [whole])
         if case let .int64(pk)? = found?.storage { return pk }
         let pk = try reserve(db, entity: HistoryLayout.stringEntity, table: "ATRANSACTIONSTRING", count: 1)
-        try db.cachedStatement(sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?)")
-            .execute(arguments: [pk, HistoryLayout.stringEntity, string])
+        try db.cachedStatement(
+            sql: "INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, \(SQLiteWholeText.parameter))"
+        ).execute(arguments: [pk, HistoryLayout.stringEntity, whole])
         return pk
     }
 }

@@ -52,7 +52,7 @@ extension SQLiteExternalBinaryData {
                 let column = "Z" + a.name.uppercased()
                 let key = table + "." + column
                 if evidence[key] == nil {
-                    let exists = try db.tableExists(table) && db.columns(in: table).contains { $0.name == column }
+                    let exists = try SQLiteIdentifier.columns(ofTable: table, db).contains { $0.name == column }
                     evidence[key] = try exists && columnHoldsMarkedValues(db, table: table, column: column)
                 }
                 if evidence[key] == true { slots.append(slot) }

@@ -476,8 +476,10 @@ public enum SQLiteMigration {
                     // when the attribute allows external storage (as a save writes it).
                     let a = d.allAttributes[slot]
                     let stored = d.externalBinarySlots.contains(slot) ? SQLiteExternalBinaryData.encode(a.defaultValue) : a.defaultValue
-                    expressions.append("?")
-                    arguments.append(SQLiteValueCodec.databaseValue(stored, type: a.type))
+                    // A string default holding NUL is bound whole (GRDB would stop at the NUL).
+                    let (parameter, value) = SQLiteWholeText.bindable(SQLiteValueCodec.databaseValue(stored, type: a.type))
+                    expressions.append(parameter)
+                    arguments.append(value)
                 }
             }
             let relationshipMap = map.relationships[d.name] ?? [:]

@@ -129,8 +129,10 @@ struct SQLitePredicateCompiler {
             guard let bound = variables[v] else { throw unbound(v) }
             return try compare(lhs: "\(bound.alias).Z_PK", kind: .object(bound.entity), c, entity: entity, alias: alias)
         case let .aggregate(fn, of: inner):
+            // A SUBQUERY's predicate binds values of its own: the left side's arguments.
+            let before = arguments.count
             let (sql, kind) = try aggregate(fn, of: inner, entity: entity, alias: alias)
-            return try compare(lhs: sql, kind: kind, c, entity: entity, alias: alias)
+            return try compare(lhs: sql, kind: kind, c, entity: entity, alias: alias, lhsArguments: arguments.count - before)
         case let .keyPath(path):
             let (comps, from, fromAlias) = try start(of: path, entity: entity, alias: alias)
             if comps.isEmpty, let v = variables[String(path.dropFirst())] {
@@ -548,7 +550,12 @@ struct SQLitePredicateCompiler {
         return false
     }
 
-    private mutating func compare(lhs original: String, kind: Kind, _ c: Comparison, entity: EntityDescription, alias: String) throws -> String {
+    /// The SQL of `c` with `original` as its left side. `lhsArguments`: how many of the arguments
+    /// bound last are the left side's own (a SUBQUERY's), bound again wherever the left side
+    /// appears again (each term of an `IN`).
+    private mutating func compare(
+        lhs original: String, kind: Kind, _ c: Comparison, entity: EntityDescription, alias: String, lhsArguments: Int = 0
+    ) throws -> String {
         let opts = c.options.rawValue
         var lhs = original
         let ordering: Set<Comparison.Operator> = [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between]
@@ -596,22 +603,19 @@ struct SQLitePredicateCompiler {
             guard case let .list(items) = c.right else {
                 throw CoreStackError.invalidPredicate("IN needs a list on its right side")
             }
+            // Each term names the left side once, first, then binds its own values: its `?` and
+            // its arguments go out together, term by term, so they stay in the same order.
+            let lhsValues = takeArguments(from: arguments.count - lhsArguments)
+            let terms: [Term]
             if items.count > Self.jsonListThreshold {
-                return try jsonIn(lhs: lhs, items: items, kind: kind, entity: entity, alias: alias, c: c)
+                terms = try jsonIn(lhs: lhs, items: items, kind: kind, entity: entity, alias: alias, c: c)
+            } else {
+                terms = try shortIn(lhs: lhs, items: items, kind: kind, entity: entity, alias: alias, c: c)
             }
-            var terms: [String] = []
-            var values: [String] = []
-            for item in items {
-                if isNull(item) { terms.append("\(lhs) IS NULL"); continue }
-                let v = try bindOperand(item, kind: kind, entity: entity, alias: alias, c: c)
-                if !c.options.isEmpty && isString(kind) {
-                    terms.append("cs_match('equals', \(lhs), \(v), \(opts))")
-                } else {
-                    values.append(isString(kind) && Self.hasNUL(item) ? "CAST(\(v) AS TEXT)" : v)
-                }
-            }
-            if !values.isEmpty { terms.append("\(lhs) IN (\(values.joined(separator: ", ")))") }
-            return terms.isEmpty ? "0" : "(" + terms.joined(separator: " OR ") + ")"
+            for t in terms { arguments += lhsValues + t.arguments }
+            if terms.isEmpty { return "0" }
+            return items.count > Self.jsonListThreshold
+                ? Self.balanced(terms.map(\.sql), "OR") : "(" + terms.map(\.sql).joined(separator: " OR ") + ")"
         case .between:
             guard case let .list(items) = c.right, items.count == 2 else {
                 throw CoreStackError.invalidPredicate("BETWEEN needs a list of two values")
@@ -636,20 +640,22 @@ struct SQLitePredicateCompiler {
     /// compares), except BLOB-bound text (strings holding NUL), which keeps one `cs_match` each.
     private mutating func jsonIn(
         lhs: String, items: [Expression], kind: Kind, entity: EntityDescription, alias: String, c: Comparison
-    ) throws -> String {
+    ) throws -> [Term] {
         let opts = c.options.rawValue
         let folded = !c.options.isEmpty && isString(kind)
-        var terms: [String] = []
-        var expressions: [String] = []
+        var terms: [Term] = []
+        var expressions: [Term] = []
         var bound: [DatabaseValue] = []
-        if items.contains(where: isNull) { terms.append("\(lhs) IS NULL") }
+        if items.contains(where: isNull) { terms.append(Term(sql: "\(lhs) IS NULL")) }
         for item in items where !isNull(item) {
             let before = arguments.count
             let sql = try bindOperand(item, kind: kind, entity: entity, alias: alias, c: c)
-            if sql == "?", arguments.count == before + 1, let value = arguments.popLast() {
-                bound.append(value)
+            let values = takeArguments(from: before)
+            if sql == "?", values.count == 1 {
+                bound.append(values[0])
             } else {
-                expressions.append(sql)
+                // A key path, SELF, or anything else that is SQL: kept with the values it binds.
+                expressions.append(Term(sql: sql, arguments: values))
             }
         }
         func isBlob(_ v: DatabaseValue) -> Bool {
@@ -658,25 +664,64 @@ struct SQLitePredicateCompiler {
         }
         if folded {
             for blob in bound where isBlob(blob) {
-                terms.append("cs_match('equals', \(lhs), \(self.bind(blob)), \(opts))")
+                terms.append(Term(sql: "cs_match('equals', \(lhs), ?, \(opts))", arguments: [blob]))
             }
             bound.removeAll(where: isBlob)
-            for e in expressions { terms.append("cs_match('equals', \(lhs), \(e), \(opts))") }
+            for e in expressions { terms.append(Term(sql: "cs_match('equals', \(lhs), \(e.sql), \(opts))", arguments: e.arguments)) }
             expressions.removeAll()
         } else if isString(kind) {
             // BLOBs bound for a string are strings holding NUL (see `text`): compared as text.
             for blob in bound where isBlob(blob) {
-                terms.append("\(lhs) = CAST(\(self.bind(blob)) AS TEXT)")
+                terms.append(Term(sql: "\(lhs) = CAST(? AS TEXT)", arguments: [blob]))
             }
             bound.removeAll(where: isBlob)
         }
         let compared = folded ? "cs_fold(\(lhs), \(opts))" : lhs
         for source in SQLiteJSONList(bound).sources({ folded ? "cs_fold(\($0), \(opts))" : $0 }) {
-            arguments.append(source.json.databaseValue)
-            terms.append("\(compared) IN (\(source.sql))")
+            terms.append(Term(sql: "\(compared) IN (\(source.sql))", arguments: [source.json.databaseValue]))
         }
-        if !expressions.isEmpty { terms.append("\(lhs) IN (\(expressions.joined(separator: ", ")))") }
-        return terms.isEmpty ? "0" : Self.balanced(terms, "OR")
+        if !expressions.isEmpty {
+            terms.append(Term(sql: "\(lhs) IN (\(expressions.map(\.sql).joined(separator: ", ")))", arguments: expressions.flatMap(\.arguments)))
+        }
+        return terms
+    }
+
+    /// A short `IN` list: one `?` per value, in one `IN (…)` (or one `cs_match` each with `[c]`/`[d]`).
+    private mutating func shortIn(
+        lhs: String, items: [Expression], kind: Kind, entity: EntityDescription, alias: String, c: Comparison
+    ) throws -> [Term] {
+        let opts = c.options.rawValue
+        var terms: [Term] = []
+        var values: [String] = []
+        var valueArguments: [DatabaseValue] = []
+        for item in items {
+            if isNull(item) { terms.append(Term(sql: "\(lhs) IS NULL")); continue }
+            let before = arguments.count
+            let v = try bindOperand(item, kind: kind, entity: entity, alias: alias, c: c)
+            let bound = takeArguments(from: before)
+            if !c.options.isEmpty && isString(kind) {
+                terms.append(Term(sql: "cs_match('equals', \(lhs), \(v), \(opts))", arguments: bound))
+            } else {
+                values.append(isString(kind) && Self.hasNUL(item) ? "CAST(\(v) AS TEXT)" : v)
+                valueArguments += bound
+            }
+        }
+        if !values.isEmpty { terms.append(Term(sql: "\(lhs) IN (\(values.joined(separator: ", ")))", arguments: valueArguments)) }
+        return terms
+    }
+
+    /// One term of an `IN`: its SQL and the values of its `?`, in order.
+    private struct Term {
+        var sql: String
+        var arguments: [DatabaseValue] = []
+    }
+
+    /// Removes and returns the arguments bound from index `start` on.
+    private mutating func takeArguments(from start: Int) -> [DatabaseValue] {
+        guard start < arguments.count else { return [] }
+        let taken = Array(arguments[start...])
+        arguments.removeSubrange(start...)
+        return taken
     }
 
     // MARK: - Sorting

@@ -14,6 +14,11 @@ import Foundation
 ///   (on a tie, the greater name); columns `Z_<n><REL>` hold the keys of `REL`'s destination.
 ///   When reading a store, join tables are found by their columns, not by this name.
 /// - The order column of an ordered many-to-many is `Z_FOK_` + the destination column without `Z_`.
+///
+/// Every table, column and index name it hands out is in its SQL spelling
+/// (``SQLiteIdentifier/sql(_:)``: quoted when it is no plain identifier, an entity named
+/// `Order "Line"` has the table `"ZORDER ""LINE"""`), so SQL built from it needs no quoting of its
+/// own; ``SQLiteIdentifier/file(_:)`` gives the name the file has.
 struct SQLiteSchema: Sendable {
     /// A column of a table.
     struct Column: Sendable, Hashable {
@@ -29,6 +34,8 @@ struct SQLiteSchema: Sendable {
         var primaryKey: [String]?
         /// The columns' names as the file spells them (a raw column's quotes removed).
         var columnNames: Set<String> { Set(columns.map { SQLiteSchema.fileColumnName($0.name) }) }
+        /// The table's name as the file spells it.
+        var fileName: String { SQLiteIdentifier.file(name) }
     }
 
     /// An index the schema creates.
@@ -72,8 +79,10 @@ struct SQLiteSchema: Sendable {
         let entity: EntityDescription
         /// The entity's `Z_ENT` in this store.
         let number: Int
-        /// The table of its inheritance tree.
-        let table: String
+        /// The table of its inheritance tree (SQL spelling; set once, when the schema is built).
+        fileprivate(set) var table: String
+        /// The table's name as the file spells it.
+        var fileTable: String { SQLiteIdentifier.file(table) }
         /// Column of each attribute slot (nil for transients).
         var attributeColumns: [String?] = []
         /// Mapping of each to-one relationship slot (nil for to-many and transient slots).
@@ -130,15 +139,10 @@ struct SQLiteSchema: Sendable {
     /// How the SQL CoreStack builds names a raw attribute's column (``AttributeDescription/rawColumn``):
     /// as it is when it is a plain identifier, else in double quotes (`"odd name"`), since a file
     /// may name a column anything.
-    static func sqlColumnName(raw column: String) -> String {
-        SQLiteSchemaReconciliation.isPlainIdentifier(column) ? column : "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    static func sqlColumnName(raw column: String) -> String { SQLiteIdentifier.sql(column) }
 
     /// A column name of this layout as the file spells it: ``sqlColumnName(raw:)`` undone.
-    static func fileColumnName(_ name: String) -> String {
-        guard name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") else { return name }
-        return String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
-    }
+    static func fileColumnName(_ name: String) -> String { SQLiteIdentifier.file(name) }
 
     /// Column-type order used when writing tables (integers first, blobs last), as Core Data does.
     private static func typeRank(_ type: String) -> Int {
@@ -169,6 +173,33 @@ struct SQLiteSchema: Sendable {
         for root in roots { buildEntityTable(root) }
         buildToMany()
         buildConstraintIndexes()
+        spellForSQL()
+    }
+
+    /// Puts every table, column and index name, built as the file spells it, into its SQL
+    /// spelling (``SQLiteIdentifier/sql(_:)``), once. Index terms are written in SQL already.
+    private mutating func spellForSQL() {
+        let q = SQLiteIdentifier.sql
+        func spelled(_ t: Table) -> Table {
+            Table(name: q(t.name), columns: t.columns.map { Column(name: q($0.name), type: $0.type) }, primaryKey: t.primaryKey?.map(q))
+        }
+        entityTables = entityTables.map(spelled)
+        joinTables = joinTables.map { JoinTable(table: spelled($0.table), secondColumnIndexName: q($0.secondColumnIndexName)) }
+        indexes = indexes.map { Index(name: q($0.name), table: q($0.table), terms: $0.terms, isUnique: $0.isUnique) }
+        for m in mappingsByID.values {
+            m.table = q(m.table)
+            m.attributeColumns = m.attributeColumns.map { $0.map(q) }
+            m.toOne = m.toOne.map { $0.map { ToOneMapping(column: q($0.column), entityColumn: $0.entityColumn.map(q)) } }
+            m.toMany = m.toMany.map { mapping in
+                switch mapping {
+                case let .foreignKey(table, column, order)?: .foreignKey(table: q(table), column: q(column), orderColumn: order.map(q))
+                case let .join(table, source, destination, order)?:
+                    .join(table: table, sourceColumn: q(source), destinationColumn: q(destination), orderColumn: order.map(q))
+                case nil: nil
+                }
+            }
+            m.joinReferences = m.joinReferences.map { ($0.table, q($0.column)) }
+        }
     }
 
     private func number(_ e: EntityDescription) -> Int { numbers[e.name] ?? e.entityNumber }
@@ -189,7 +220,7 @@ struct SQLiteSchema: Sendable {
             var declared: [Pending] = []
             for a in e.attributes where !a.isTransient {
                 declared.append(Pending(
-                    base: a.rawColumn.map { Self.sqlColumnName(raw: $0) } ?? Self.columnName(a.name), type: a.type.sqlColumnType,
+                    base: a.rawColumn ?? Self.columnName(a.name), type: a.type.sqlColumnType,
                     owner: e, property: a.name, isToOne: false))
             }
             for r in e.relationships where !r.isTransient && !r.isToMany {
@@ -238,7 +269,7 @@ struct SQLiteSchema: Sendable {
                 }
             }
             if p.isToOne {
-                indexes.append(Index(name: "\(tableName)_\(name)_INDEX", table: tableName, terms: [name], isUnique: false))
+                indexes.append(Index(name: "\(tableName)_\(name)_INDEX", table: tableName, terms: [SQLiteIdentifier.sql(name)], isUnique: false))
             }
         }
         columns.sort { ($0.rank, $0.order) < ($1.rank, $1.order) }
@@ -368,7 +399,7 @@ struct SQLiteSchema: Sendable {
             }
             for a in e.attributes where a.isIndexed && !a.isTransient {
                 if let c = column(a.name) {
-                    indexes.append(Index(name: "\(m.table)_\(c)_INDEX", table: m.table, terms: [c], isUnique: false))
+                    indexes.append(Index(name: "\(m.table)_\(c)_INDEX", table: m.table, terms: [SQLiteIdentifier.sql(c)], isUnique: false))
                 }
             }
             for constraint in e.uniquenessConstraints where !constraint.isEmpty {
@@ -376,11 +407,11 @@ struct SQLiteSchema: Sendable {
                 guard cols.count == constraint.count else { continue }
                 indexes.append(Index(
                     name: "Z_\(e.name)_UNIQUE_" + constraint.joined(separator: "_"), table: m.table,
-                    terms: cols.map { "\($0) COLLATE BINARY ASC" }, isUnique: true))
+                    terms: cols.map { "\(SQLiteIdentifier.sql($0)) COLLATE BINARY ASC" }, isUnique: true))
             }
             for fetchIndex in e.fetchIndexes where !fetchIndex.elements.isEmpty {
                 let terms = fetchIndex.elements.compactMap { el in
-                    column(el.property).map { "\($0) COLLATE BINARY \(el.ascending ? "ASC" : "DESC")" }
+                    column(el.property).map { "\(SQLiteIdentifier.sql($0)) COLLATE BINARY \(el.ascending ? "ASC" : "DESC")" }
                 }
                 guard terms.count == fetchIndex.elements.count else { continue }
                 indexes.append(Index(name: "Z_\(e.name)_\(fetchIndex.name)", table: m.table, terms: terms, isUnique: false))
@@ -445,8 +476,8 @@ struct SQLiteSchema: Sendable {
             diffs.append("the store has an entity \(name) the model does not have")
         }
         for t in entityTables {
-            let owner = model.entities.first { Self.columnName($0.name) == t.name }?.name ?? t.name
-            guard let columns = store.tables[t.name] else {
+            let owner = model.entities.first { Self.columnName($0.name) == t.fileName }?.name ?? t.fileName
+            guard let columns = store.tables[t.fileName] else {
                 diffs.append("entity \(owner): table \(t.name) is not in the store")
                 continue
             }
@@ -490,9 +521,9 @@ struct SQLiteSchema: Sendable {
     mutating func adoptJoinTableNames(from store: StoreStructure) {
         for i in joinTables.indices {
             let wanted = joinTables[i].table.columnNames
-            if store.tables[joinTables[i].table.name] == wanted { continue }
+            if store.tables[joinTables[i].table.fileName] == wanted { continue }
             if let name = store.tables.first(where: { $0.value == wanted })?.key {
-                joinTables[i].table.name = name
+                joinTables[i].table.name = SQLiteIdentifier.sql(name)
             }
         }
     }

@@ -62,7 +62,7 @@ enum SQLiteSchemaReconciliation {
         let storeNames = SQLiteSchema.storeNames(of: model, in: structure)
         var absent: Set<String> = []
         for e in model.entities where !absent.contains(e.name) {
-            let table = (try? schema.mapping(for: e.rootEntity))?.table
+            let table = (try? schema.mapping(for: e.rootEntity))?.fileTable
             if storeNames[e.name] == nil || table.map({ structure.tables[$0] == nil }) ?? true {
                 absent.formUnion(e.selfAndDescendants.map(\.name))
             }
@@ -77,20 +77,20 @@ enum SQLiteSchemaReconciliation {
         var raw: [String: [AttributeDescription]] = [:]
         var rawColumns: [String] = []
         for table in schema.entityTables {
-            guard let root = rootsByTable[table.name], structure.tables[table.name] != nil else { continue }
+            guard let root = rootsByTable[table.name], structure.tables[table.fileName] != nil else { continue }
             // Columns already read raw by this model.
             for e in root.selfAndDescendants {
-                for a in e.attributes { if let c = a.rawColumn { rawColumns.append("\(table.name).\(c)") } }
+                for a in e.attributes { if let c = a.rawColumn { rawColumns.append("\(table.fileName).\(c)") } }
             }
             let known = table.columnNames
             var taken = Set(root.selfAndDescendants.flatMap(\.propertyNames))
-            for column in try db.columns(in: table.name) where !known.contains(column.name) {
+            for column in try SQLiteIdentifier.columns(ofTable: table.fileName, db) where !known.contains(column.name) {
                 var name = column.name
                 while !taken.insert(name).inserted { name += "_raw" }
                 var attribute = AttributeDescription(name, rawType(column.type))
                 attribute.rawColumn = column.name
                 raw[root.name, default: []].append(attribute)
-                rawColumns.append("\(table.name).\(column.name)")
+                rawColumns.append("\(table.fileName).\(column.name)")
             }
         }
 
@@ -98,18 +98,18 @@ enum SQLiteSchemaReconciliation {
         var missing: [String: Set<String>] = [:]
         var missingColumns: [String] = []
         for e in model.entities where !absent.contains(e.name) {
-            guard let m = try? schema.mapping(for: e), let columns = structure.tables[m.table] else { continue }
+            guard let m = try? schema.mapping(for: e), let columns = structure.tables[m.fileTable] else { continue }
             for a in e.attributes where !a.isTransient {
                 guard let slot = e.attributeSlots[a.name], slot < m.attributeColumns.count,
                     let column = m.attributeColumns[slot].map(SQLiteSchema.fileColumnName), !columns.contains(column)
                 else { continue }
                 missing[e.name, default: []].insert(a.name)
-                missingColumns.append("\(m.table).\(column)")
+                missingColumns.append("\(m.fileTable).\(column)")
             }
         }
 
         // Tables (the join tables of relationships to entities left out included: not read, but the model's).
-        let modelTables = Set(schema.entityTables.map(\.name) + schema.joinTables.map(\.table.name))
+        let modelTables = Set(schema.entityTables.map(\.fileName) + schema.joinTables.map(\.table.fileName))
         var own: [String] = []
         var unexplained: [String] = []
         for name in structure.tables.keys.sorted() where !modelTables.contains(name) {
@@ -122,12 +122,6 @@ enum SQLiteSchemaReconciliation {
         return Result(model: changed ? try rebuild(model, adding: raw, leavingOut: absent, without: missing) : model, report: report)
     }
 
-    /// Whether `name` can be written in SQL as it is (letters, digits and `_`, not starting with a
-    /// digit); other names are quoted (``SQLiteSchema/sqlColumnName(raw:)``).
-    static func isPlainIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }
-    }
 
     /// A raw attribute's type from the column's declared type (`INTEGER` → Integer 64, `FLOAT`,
     /// `REAL`, `DOUBLE` → Double, `TIMESTAMP` → Date, `DECIMAL` → Decimal, `VARCHAR`, `TEXT` →

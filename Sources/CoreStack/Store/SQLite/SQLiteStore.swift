@@ -31,6 +31,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public static let frameworkVersion = 1
     /// The metadata key that marks a store written by CoreStack: the model's version name.
     public static let modelVersionNameKey = "CoreStackModelVersionName"
+    /// The `Z_METADATA` key where CoreStack lists the attributes with *Allows External Storage*
+    /// (`Entity.attribute`, sorted). Core Data leaves the flag out of the version hashes, yet it
+    /// changes how the values are stored (a marker byte before each): a store whose list differs
+    /// from the model's is migrated (or refused) like one whose hashes differ.
+    public static let externalStorageAttributesKey = "CoreStackExternalStorageAttributes"
 
     /// The model version the store was opened with.
     public let model: ManagedObjectModel
@@ -179,6 +184,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var metadata: StoreMetadata
         /// The model version name CoreStack recorded (nil for stores written by Apple).
         var coreStackVersionName: String?
+        /// The attributes with *Allows External Storage* CoreStack recorded (nil when it recorded
+        /// none: Apple's stores, and CoreStack's from before it did).
+        var coreStackExternalStorage: Set<String>? = nil
     }
 
     // MARK: - Opening
@@ -206,7 +214,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
         if FileManager.default.fileExists(atPath: path) {
             var inspection = try Self.inspect(url: url, beforeWriting: !readOnly)
-            var diffs = Self.differences(model: model, inspection: inspection)
+            var diffs = Self.differences(model: model, inspection: inspection, forWriting: !readOnly)
             var plans: [MigrationPlan] = []
             if !diffs.isEmpty && options.shouldMigrateStoreAutomatically && !readOnly {
                 plans = try SQLiteMigration.migrateForOpening(
@@ -420,6 +428,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             "NSStoreModelVersionIdentifiers": model.versionIdentifiers,
             "_NSAutoVacuumLevel": "2",
             modelVersionNameKey: model.versionName ?? "",
+            externalStorageAttributesKey: externalStorageAttributes(of: model).sorted(),
         ]
         return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
     }
@@ -430,7 +439,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let rawColumns = Set(schema.model.entities.flatMap { $0.attributes.compactMap(\.rawColumn) })
         for t in schema.entityTables {
             let names = t.columns.map(\.name).filter {
-                (!$0.hasPrefix("Z_FOK_") || rawColumns.contains($0)) && !["Z_PK", "Z_ENT", "Z_OPT"].contains($0)
+                let file = SQLiteIdentifier.file($0)
+                return (!file.hasPrefix("Z_FOK_") || rawColumns.contains(file)) && !["Z_PK", "Z_ENT", "Z_OPT"].contains($0)
             }
             tablePlans[t.name] = TablePlan(table: t.name, columns: ["Z_PK", "Z_ENT", "Z_OPT"] + names)
         }
@@ -625,7 +635,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         for name in tableNames where !name.hasPrefix("sqlite_") {
             // A virtual table of a module this SQLite lacks has no readable columns: it is no
             // table of the model (which the comparison with the model's layout then says).
-            tables[name] = Set(((try? db.columns(in: name)) ?? []).map(\.name))
+            tables[name] = Set(((try? SQLiteIdentifier.columns(ofTable: name, db)) ?? []).map(\.name))
         }
         guard tables["Z_PRIMARYKEY"]?.isSuperset(of: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) == true,
             tables["Z_METADATA"]?.isSuperset(of: ["Z_VERSION", "Z_UUID", "Z_PLIST"]) == true
@@ -663,11 +673,25 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             versionIdentifiers: (plist["NSStoreModelVersionIdentifiers"] as? [Any])?.compactMap { $0 as? String } ?? [])
         return Inspection(
             structure: SQLiteSchema.StoreStructure(tables: tables, entities: entities), metadata: metadata,
-            coreStackVersionName: plist[modelVersionNameKey] as? String)
+            coreStackVersionName: plist[modelVersionNameKey] as? String,
+            coreStackExternalStorage: (plist[externalStorageAttributesKey] as? [Any]).map { Set($0.compactMap { $0 as? String }) })
     }
 
-    /// What keeps `model` from opening the inspected store (empty when it fits).
-    static func differences(model: ManagedObjectModel, inspection: Inspection) -> [String] {
+    /// The attributes of `model` with *Allows External Storage*, as `Entity.attribute` (each
+    /// where it is declared).
+    static func externalStorageAttributes(of model: ManagedObjectModel) -> Set<String> {
+        var out: Set<String> = []
+        for e in model.entities {
+            for a in e.attributes where a.allowsExternalBinaryDataStorage && !a.isTransient { out.insert("\(e.name).\(a.name)") }
+        }
+        return out
+    }
+
+    /// What keeps `model` from opening the inspected store (empty when it fits). `forWriting`
+    /// false (a read-only open): an attribute the store lists with *Allows External Storage* and
+    /// the model does not is no difference, since reading takes the marker bytes as the evidence
+    /// (``SQLiteExternalBinaryData``), as for Apple's model caches, which do not carry the flag.
+    static func differences(model: ManagedObjectModel, inspection: Inspection, forWriting: Bool = true) -> [String] {
         let numbers = SQLiteSchema.storeNumbers(of: model, in: inspection.structure)
         var diffs = SQLiteSchema(model: model, storeNumbers: numbers).differences(from: inspection.structure)
         if inspection.coreStackVersionName != nil {
@@ -682,6 +706,17 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
             for name in stored.keys.sorted() where model.entity(named: name) == nil {
                 diffs.append("the store records a version hash for an entity \(name) the model does not have")
+            }
+            // Left out of the hashes (as Core Data does), yet it changes how values are stored.
+            if let recorded = inspection.coreStackExternalStorage {
+                let flagged = externalStorageAttributes(of: model)
+                let differing = forWriting ? flagged.symmetricDifference(recorded) : flagged.subtracting(recorded)
+                for name in differing.sorted() {
+                    let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+                    let (entity, attribute) = (parts.first ?? name, parts.count > 1 ? parts[1] : "")
+                    let side = flagged.contains(name) ? "in the model, not in the store" : "in the store, not in the model"
+                    diffs.append("entity \(entity): attribute \(attribute) allows external storage \(side)")
+                }
             }
         }
         return diffs
