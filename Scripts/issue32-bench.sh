@@ -20,11 +20,11 @@ command -v sqlite3 >/dev/null || { echo "needs sqlite3" >&2; exit 1; }
 
 swift build -c release --scratch-path "$SCRATCH" --product stackscope >&2
 
-# timed CMD…: "seconds | peak MB" of one run, its output in $WORK/last.txt.
+# timed CMD…: "wall s (user+sys CPU s) | peak MB" of one run, its output in $WORK/last.txt.
 timed() {
-    /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$@" >"$WORK/last.txt" 2>"$WORK/last.err"
-    read -r secs kb <"$WORK/time.txt"
-    printf '%s s | %.0f MB' "$secs" "$(echo "$kb / 1024" | bc -l)"
+    /usr/bin/time -f "%e %U %S %M" -o "$WORK/time.txt" "$@" >"$WORK/last.txt" 2>"$WORK/last.err"
+    read -r secs user sys kb <"$WORK/time.txt"
+    printf '%s s (%.2f s) | %.0f MB' "$secs" "$(echo "$user + $sys" | bc -l)" "$(echo "$kb / 1024" | bc -l)"
 }
 
 OLD=$WORK/old.sqlite
@@ -37,8 +37,8 @@ echo "Load average at start: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores."
 echo
 echo "### Column statistics: every column of Chapter ($CHAPTERS rows), demo store of $DEMO"
 echo
-echo "| column | \`stackscope stats\` (whole process: open, 3 queries, print) | sqlite3, the same three queries |"
-echo "|---|---|---|"
+echo "| column | \`stackscope stats\`: wall (CPU) | peak RSS | sqlite3, the three queries stats made before: wall (CPU) | peak RSS |"
+echo "|---|---|---|---|---|"
 for p in title:ZTITLE number:ZNUMBER wordCount:ZWORDCOUNT book:ZBOOK; do
     name=${p%%:*}
     col=${p##*:}
@@ -71,10 +71,11 @@ fi
 echo
 echo "### Diff of two $DEMO-object stores, about 1 % changed"
 echo
-echo "| command | wall | peak RSS |"
+echo "| command | wall (CPU) | peak RSS |"
 echo "|---|---|---|"
 echo "| \`stackscope diff old.sqlite new.sqlite --text\` | $(timed "$BIN" diff "$OLD" "$NEW" --text) |"
-echo "| \`stackscope diff old.sqlite new.sqlite --json\` ($(du -h "$WORK/last.txt" | cut -f1) of JSON after) | $(timed "$BIN" diff "$OLD" "$NEW" --json) |"
+json=$(timed "$BIN" diff "$OLD" "$NEW" --json)
+echo "| \`stackscope diff old.sqlite new.sqlite --json\` ($(du -h "$WORK/last.txt" | cut -f1) of JSON) | $json |"
 echo "| sqlite3: \`EXCEPT\` both ways on ZCHAPTER (rows only, no matching, no attributes named) | $(timed sqlite3 "$NEW" "ATTACH '$OLD' AS o; SELECT COUNT(*) FROM (SELECT * FROM main.ZCHAPTER EXCEPT SELECT * FROM o.ZCHAPTER); SELECT COUNT(*) FROM (SELECT * FROM o.ZCHAPTER EXCEPT SELECT * FROM main.ZCHAPTER);") |"
 
 # A tree of 10,000 files: 100 folders of 100 text files of 600 bytes, and the two stores.
@@ -90,7 +91,7 @@ fi
 echo
 echo "### find over $(find "$TREE" -type f | wc -l) files in $(find "$TREE" -type d | wc -l) folders (two $DEMO-object stores among them)"
 echo
-echo "| command | wall | peak RSS |"
+echo "| command | wall (CPU) | peak RSS |"
 echo "|---|---|---|"
 echo "| \`stackscope find tree\` | $(timed "$BIN" find "$TREE") |"
 echo "| \`find tree -type f -size +511c -exec head -c 16 {} +\` (the header reads alone) | $(timed sh -c "find '$TREE' -type f -size +511c -exec head -c 16 {} + | wc -c") |"

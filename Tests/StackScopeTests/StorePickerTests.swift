@@ -81,6 +81,29 @@ struct StorePickerTests {
         #expect(quit.value)
     }
 
+    @Test("while the search runs the status line counts what it has done with a spinner, keys still work; when it ends the list fills in")
+    func pickerProgressWhileSearching() throws {
+        let (folder, _) = try Self.folder()
+        let slow = folder.appendingPathComponent("slow")
+        try FileManager.default.createDirectory(at: slow, withIntermediateDirectories: true)
+        let gate = DispatchSemaphore(value: 0)
+        let finder = StoreFinder { path in
+            if path.hasSuffix("/slow") { _ = gate.wait(timeout: .now() + 30) }
+            return try StoreFinder.systemListing(path)
+        }
+        let h = ScreenHarness<StorePickerProgram>(waitForIdle: false) { StorePickerProgram(folders: [folder.path], backend: $0, finder: finder) }
+        #expect(h.poll { $0.state.search.foldersSearched >= 1 })
+        #expect(h.onMain { h.program.state.scanning })
+        #expect(h.poll { _ in h.backend.text.contains("Searching: 1 folders, 0 files examined, 0 stores… (Enter opens what is found, Esc quits)") }, "\(h.screen)")
+        h.onMain { h.program.dispatchKeys([.char("l"), .char("i"), .char("b")]) }
+        #expect(h.onMain { h.program.state.filter.text } == "lib")
+        #expect(h.onMain { h.program.state.scanning })
+        gate.signal()
+        #expect(h.waitUntil { !$0.state.scanning })
+        #expect(h.onMain { h.program.state.visible.map { ($0.path as NSString).lastPathComponent } } == ["library.sqlite"])
+        #expect(h.screen.contains("1 store of 3 · filter: lib"))
+    }
+
     @Test("Enter hands the selected store to the opener; an opener that fails leaves the picker with the reason; folders that cannot be read are counted")
     func pickerOpenAndSkipped() throws {
         let (folder, _) = try Self.folder()

@@ -10,8 +10,9 @@ final class ScreenHarness<Program: ScreenProgram>: @unchecked Sendable {
     let backend: HeadlessBackend
     var program: Program!
 
-    /// Makes the program on the main queue with `make` and starts it.
-    init(size: Size = Size(width: 120, height: 36), _ make: @escaping @Sendable (HeadlessBackend) -> Program) {
+    /// Makes the program on the main queue with `make` and starts it; waits until it is idle
+    /// unless `waitForIdle` is false (a test that holds its background job).
+    init(size: Size = Size(width: 120, height: 36), waitForIdle: Bool = true, _ make: @escaping @Sendable (HeadlessBackend) -> Program) {
         let backend = HeadlessBackend(size: size)
         self.backend = backend
         let box = Box()
@@ -21,7 +22,7 @@ final class ScreenHarness<Program: ScreenProgram>: @unchecked Sendable {
             p.begin()
         }
         program = box.program
-        waitUntilIdle()
+        if waitForIdle { waitUntilIdle() }
     }
 
     final class Box: @unchecked Sendable { var program: Program? }
@@ -61,6 +62,18 @@ final class ScreenHarness<Program: ScreenProgram>: @unchecked Sendable {
     var lines: [String] { onMain { backend.lines } }
 
     func line(containing text: String) -> String? { lines.first { $0.contains(text) } }
+
+    /// Polls a condition on the program on the main queue without waiting for it to be idle
+    /// (while a background job of its runs).
+    @discardableResult
+    func poll(timeout: TimeInterval = 30, _ condition: (Program) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if onMain({ condition(program) }) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
 
     /// Waits until a condition on the program holds.
     @discardableResult

@@ -119,7 +119,13 @@ extension SQLiteStore {
         let wantsHistogram = column.isNumeric && request.binCount > 0
         var numbers: [(Double, Int)] = []
 
-        let groupsSQL = "SELECT v, e, COUNT(*) FROM (SELECT *\(object ? "" : ", NULL AS e") FROM (\(base))) s GROUP BY v, e ORDER BY v, e"
+        // Grouped by the destination's entity too only for a to-one into an inheritance tree (the
+        // key alone otherwise, so an index on the column serves the grouping without a sort).
+        var byEntity = false
+        if case let .object(entityColumn, _) = column.reading, entityColumn != nil { byEntity = true }
+        let groupsSQL = byEntity
+            ? "SELECT v, e, COUNT(*) FROM (\(base)) s GROUP BY v, e ORDER BY v, e"
+            : "SELECT v, NULL, COUNT(*) FROM (\(base)) s GROUP BY v ORDER BY v"
         let groups = try Row.fetchCursor(db, sql: groupsSQL, arguments: args)
         while let row = try groups.next() {
             let v = row[0] as DatabaseValue
