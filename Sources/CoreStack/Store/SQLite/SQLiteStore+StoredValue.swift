@@ -26,7 +26,7 @@ extension SQLiteStore {
         else { throw CoreStackError.unknownKey(entity: entity.name, key: key) }
         guard let pk = objectID.primaryKey else { throw CoreStackError.objectNotFound("\(objectID): not saved yet") }
         let column = SQLiteSchema.fileColumnName(sqlColumn)
-        let table = mapping.table
+        let table = mapping.fileTable
         let found: (rowID: Int64, type: String)? = try readStatement { db in
             // typeof() reads the record header only, not the value.
             guard let row = try Row.fetchOne(
