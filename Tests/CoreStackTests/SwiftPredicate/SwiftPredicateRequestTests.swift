@@ -116,6 +116,30 @@ struct SwiftPredicateRequestTests {
         }
     }
 
+    @Test("a controller of a #Predicate request follows inserted objects, matched in memory")
+    func controllerFollowsChanges() throws {
+        let stack = try PredicateFixture.inMemoryStack(typed: true)
+        let context = stack.context
+        try context.performAndWait {
+            let request = try FetchRequest<PBook>(predicate: #Predicate { $0.pages > 500 }, sortDescriptors: [try SortDescriptor(\PBook.title)])
+            let controller = FetchedResultsController(fetchRequest: request, context: context)
+            try controller.performFetch()
+            let before = controller.fetchedObjects.count
+            #expect(before == PredicateFixture.data.books.filter { $0.pages > 500 }.count)
+            #expect(before > 0)
+            let long = try PBook(context: context)
+            long.title = "Long"
+            long.pages = 900
+            let short = try PBook(context: context)
+            short.title = "Short"
+            short.pages = 10
+            context.processPendingChanges()
+            #expect(controller.fetchedObjects.count == before + 1)
+            #expect(controller.fetchedObjects.contains(long))
+            #expect(!controller.fetchedObjects.contains(short))
+        }
+    }
+
     @Test("an entity monitor filtered by a #Predicate reports only matching objects")
     func monitor() throws {
         let stack = try PredicateFixture.inMemoryStack(typed: true)

@@ -88,6 +88,12 @@ enum TwinCases {
         B("price == nil") { #Predicate { $0.price == nil } },
         B("published < %@") { let d = d1970, never = Date.distantFuture; return #Predicate { ($0.published ?? never) < d } },
         B("published == nil") { #Predicate { $0.published == nil } },
+        B("published BETWEEN %@") { let r = d1970...d2000; return #Predicate { $0.published.flatMap { r.contains($0) } == true } },
+        A("country IN {'France', 'Japan'}") { #Predicate { $0.country.flatMap { ["France", "Japan"].contains($0) } == true } },
+        P("city == nil") { #Predicate { $0.city == nil } },
+        C("number == 2") { #Predicate { $0.number == 2 } },
+        C("words == nil OR words < 2000") { #Predicate { ($0.words ?? 0) < 2000 } },
+        C("book.title BEGINSWITH 'D'") { #Predicate { $0.book?.title.starts(with: "D") == true } },
         A("born > %@ OR born == nil") { let d = d1970, never = Date.distantFuture; return #Predicate { ($0.born ?? never) > d } },
     ]
 
@@ -139,6 +145,7 @@ enum TwinCases {
 private func stringPredicate(_ c: TwinCase, in context: ManagedObjectContext) throws -> CoreStack.Predicate {
     switch c.format {
     case "published < %@": return try CoreStack.Predicate(format: c.format, argumentArray: [d1970])
+    case "published BETWEEN %@": return try CoreStack.Predicate(format: c.format, argumentArray: [[d1970, d2000]])
     case "born > %@ OR born == nil": return try CoreStack.Predicate(format: c.format, argumentArray: [d1970])
     case "ANY books.published > %@": return try CoreStack.Predicate(format: c.format, argumentArray: [d2000])
     case "pages > 300 ? inPrint == YES : inPrint == NO": return try CoreStack.Predicate(format: "(pages > 300 AND inPrint == YES) OR (pages <= 300 AND inPrint == NO)")
