@@ -8,7 +8,7 @@ extension FetchedResultsController {
     ///
     /// ```swift
     /// let byInitial = FetchedResultsController(fetchRequest: byTitle, context: context, sectionNameKeyPath: \Book.initial)
-    /// let byCity = FetchedResultsController(fetchRequest: byTitle, context: context, sectionNameKeyPath: \Book.inPrint)
+    /// let byInPrint = FetchedResultsController(fetchRequest: byTitle, context: context, sectionNameKeyPath: \Book.inPrint)
     /// ```
     public convenience init<Value>(
         fetchRequest: FetchRequest<T>, context: ManagedObjectContext, sectionNameKeyPath keyPath: KeyPath<T, Value>, cacheName: String? = nil
