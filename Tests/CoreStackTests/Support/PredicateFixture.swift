@@ -163,8 +163,9 @@ enum PredicateFixture {
         entity == "Author" || entity == "Publisher" ? "name" : "title"
     }
 
-    /// Inserts the fixture into `context` and saves.
-    static func populate(_ context: ManagedObjectContext) throws {
+    /// Inserts the fixture into `context` and saves (unless `save` is false: the objects stay
+    /// pending insertions, which fetches match in memory).
+    static func populate(_ context: ManagedObjectContext, save: Bool = true) throws {
         try context.performAndWait {
             let d = data
             let authors = try d.authors.map { a -> ManagedObject in
@@ -201,7 +202,7 @@ enum PredicateFixture {
                 }
                 try o.setObjects(chapters, forKey: "chapters")
             }
-            try context.save()
+            if save { try context.save() }
         }
     }
 

@@ -176,6 +176,14 @@ struct SwiftPredicateTwinTests {
         try expectSameSelection(c, in: try PredicateFixture.inMemoryStack(typed: true))
     }
 
+    @Test("in memory on unsaved objects (pending insertions)", arguments: TwinCases.all)
+    func unsaved(_ c: TwinCase) throws {
+        let stack = try TestStack(model: try PredicateFixture.model(typed: true))
+        try PredicateFixture.populate(stack.context, save: false)
+        stack.context.performAndWait { #expect(stack.context.hasChanges) }
+        try expectSameSelection(c, in: stack)
+    }
+
     /// Both forms of `c` fetched from `stack`'s store select the same objects.
     private func expectSameSelection(_ c: TwinCase, in stack: TestStack) throws {
         let context = stack.context

@@ -18,7 +18,8 @@ extension Predicate {
     /// let p = try CoreStack.Predicate(#Predicate<Book> { book in
     ///     book.pages > minimum && (book.publisher?.name ?? "") == "Ace"
     /// })
-    /// // pages > 300 AND ((publisher.name != nil AND publisher.name == "Ace") OR (publisher.name == nil AND NO))
+    /// // pages > 300 AND publisher.name == "Ace", with `?? ""` spelled out: a book without a
+    /// // publisher is compared as "" (here: no match)
     /// ```
     ///
     /// Translating walks the tree once; keep the result (or the request holding it) to fetch
