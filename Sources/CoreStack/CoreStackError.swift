@@ -71,6 +71,16 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     /// }
     /// ```
     case predicateSyntax(message: String, column: Int, format: String)
+    /// A part of a Swift `#Predicate` (a `Foundation.Predicate`) or of a key path that CoreStack
+    /// cannot translate into its predicate language (so neither SQL nor the in-memory evaluator
+    /// could run it): `part` names it (an expression type, a key path), `reason` says why.
+    ///
+    /// ```swift
+    /// catch let CoreStackError.unsupportedPredicate(part, reason) {
+    ///     print(part, reason) // PredicateExpressions.Arithmetic (Int * Int) arithmetic on stored values …
+    /// }
+    /// ```
+    case unsupportedPredicate(part: String, reason: String)
     /// A fetch request that cannot be executed.
     case invalidFetchRequest(String)
     /// The store is read-only.
@@ -137,6 +147,8 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .invalidPredicate(message):
             // Messages quote key paths and values; a 200 KB predicate must not make a 200 KB line.
             return "invalid predicate: \(PredicateExcerpt.clip(message, limit: 400))"
+        case let .unsupportedPredicate(part, reason):
+            return "#Predicate: `\(PredicateExcerpt.clip(part, limit: 200))` \(PredicateExcerpt.clip(reason, limit: 400))"
         case let .predicateSyntax(message, column, format):
             return "cannot parse predicate \"\(PredicateExcerpt.window(of: format, column: column))\": \(message) at column \(column)"
         case let .invalidFetchRequest(message):

@@ -127,6 +127,7 @@ public final class BenchRunner {
                 let s = try c.open(prepared[i])
                 return try timed { try s.predicateFetch(threshold: 10) }
             })
+            results.append(try workload6SwiftPredicate(prepared))
         }
         for u in prepared { Self.remove(u) }
         if want.contains(7) { results += try workload7() }

@@ -46,7 +46,7 @@ public enum PredicateEvaluator {
         }
     }
 
-    private static func test(_ left: EvalValue, _ c: Comparison, _ right: EvalValue) throws -> Bool {
+    static func test(_ left: EvalValue, _ c: Comparison, _ right: EvalValue) throws -> Bool {
         switch c.op {
         case .in:
             return right.elements.contains { equal(left, $0, c.options) }

@@ -121,16 +121,18 @@ enum PredicateFixture {
         return FixtureData(authors: authors, publishers: publishers, books: books)
     }
 
-    static func model() throws -> ManagedObjectModel {
+    /// The fixture's model; `typed`: its entities' objects are the classes of
+    /// SwiftPredicateFixture.swift (`PBook`…), for `#Predicate` and key paths (same layout, same hashes).
+    static func model(typed: Bool = false) throws -> ManagedObjectModel {
         try ManagedObjectModel(versionName: "PredicateLibrary") {
-            EntityDescription("Author") {
+            EntityDescription("Author", class: typed ? PAuthor.self : ManagedObject.self) {
                 AttributeDescription("name", .string, isOptional: false)
                 AttributeDescription("born", .date)
                 AttributeDescription("country", .string)
                 AttributeDescription("scratch", .string, isTransient: true)
                 RelationshipDescription("books", destination: "Book", inverse: "authors", toMany: true)
             }
-            EntityDescription("Book") {
+            EntityDescription("Book", class: typed ? PBook.self : ManagedObject.self) {
                 AttributeDescription("title", .string, isOptional: false)
                 AttributeDescription("pages", .integer32, isOptional: false, defaultValue: 0)
                 AttributeDescription("price", .decimal)
@@ -142,12 +144,12 @@ enum PredicateFixture {
                 RelationshipDescription("authors", destination: "Author", inverse: "books", toMany: true)
                 RelationshipDescription("chapters", destination: "Chapter", inverse: "book", toMany: true, isOrdered: true, deleteRule: .cascade)
             }
-            EntityDescription("Publisher") {
+            EntityDescription("Publisher", class: typed ? PPublisher.self : ManagedObject.self) {
                 AttributeDescription("name", .string, isOptional: false)
                 AttributeDescription("city", .string)
                 RelationshipDescription("books", destination: "Book", inverse: "publisher", toMany: true)
             }
-            EntityDescription("Chapter") {
+            EntityDescription("Chapter", class: typed ? PChapter.self : ManagedObject.self) {
                 AttributeDescription("title", .string, isOptional: false)
                 AttributeDescription("number", .integer16, isOptional: false, defaultValue: 0)
                 AttributeDescription("words", .integer32)
@@ -161,8 +163,9 @@ enum PredicateFixture {
         entity == "Author" || entity == "Publisher" ? "name" : "title"
     }
 
-    /// Inserts the fixture into `context` and saves.
-    static func populate(_ context: ManagedObjectContext) throws {
+    /// Inserts the fixture into `context` and saves (unless `save` is false: the objects stay
+    /// pending insertions, which fetches match in memory).
+    static func populate(_ context: ManagedObjectContext, save: Bool = true) throws {
         try context.performAndWait {
             let d = data
             let authors = try d.authors.map { a -> ManagedObject in
@@ -199,7 +202,7 @@ enum PredicateFixture {
                 }
                 try o.setObjects(chapters, forKey: "chapters")
             }
-            try context.save()
+            if save { try context.save() }
         }
     }
 
@@ -223,7 +226,7 @@ enum PredicateFixture {
 
     /// A fresh coordinator and context on a copy of the fixture file (each test its own copy:
     /// SQLite connections may write on open and close, and tests run in parallel).
-    static func sqliteStack() throws -> TestStack {
+    static func sqliteStack(typed: Bool = false) throws -> TestStack {
         let source = try sqliteURL()
         let url = try Fixtures.temporaryFolder().appendingPathComponent("PredicateSuite.sqlite")
         sqliteFile.lock.lock()
@@ -232,12 +235,12 @@ enum PredicateFixture {
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
             try FileManager.default.copyItem(atPath: source.path + suffix, toPath: url.path + suffix)
         }
-        return try TestStack(model: try model()) { try SQLiteStore(url: url, model: $0) }
+        return try TestStack(model: try model(typed: typed)) { try SQLiteStore(url: url, model: $0) }
     }
 
     /// A fresh in-memory store holding the same data.
-    static func inMemoryStack() throws -> TestStack {
-        let stack = try TestStack(model: try model())
+    static func inMemoryStack(typed: Bool = false) throws -> TestStack {
+        let stack = try TestStack(model: try model(typed: typed))
         try populate(stack.context)
         return try TestStack(model: stack.model, sharing: stack.coordinator)
     }
