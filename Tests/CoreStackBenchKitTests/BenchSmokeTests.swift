@@ -17,7 +17,7 @@ import Testing
     let dir = try TemporaryRoot.folder("bench")
     let runner = try BenchRunner(config: config, directory: dir)
     let report = try runner.run()
-    #expect(report.results.map(\.id) == ["1", "2", "3", "4", "5", "6", "7a", "7b", "8"])
+    #expect(report.results.map(\.id) == ["1", "2", "3", "4", "5", "6", "6p", "7a", "7b", "8"])
     for r in report.results {
         #expect(!r.notes.contains { $0.contains("MISMATCH") }, "\(r.id): \(r.notes)")
         #expect(r.entries.count >= 4)
