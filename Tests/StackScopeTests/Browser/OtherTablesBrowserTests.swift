@@ -63,6 +63,7 @@ struct OtherTablesBrowserTests {
         v = try #require(Self.plainTable(h))
         #expect((0..<4).compactMap { v.window[$0]?.cells[1] } == ["apple", "banana", "kiwi draft", "mango draft"])
         #expect(h.screen.contains("TITLE↑"))
+        #expect(h.screen.contains("NOTES sorted by TITLE ascending"))
         h.press("s")
         v = try #require(Self.plainTable(h))
         #expect((0..<4).compactMap { v.window[$0]?.rowID } == [1, 3, 4, 2])
@@ -99,6 +100,7 @@ struct OtherTablesBrowserTests {
         #expect(h.waitFor("TAGS · other table · 1 row"))
         h.press("Enter")
         #expect(h.waitUntil { $0.status.message == "TAGS has no rowid: its cells cannot be read by themselves" })
+        #expect(h.screen.contains("TAGS has no rowid: its cells cannot be read by themselves"))
         #expect(Self.plainTable(h) != nil)
     }
 
