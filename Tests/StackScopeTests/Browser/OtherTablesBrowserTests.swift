@@ -116,6 +116,13 @@ struct OtherTablesBrowserTests {
         #expect(inspector.location == path)
         #expect(inspector.summary.hasPrefix("\(inspector.bytes.count) bytes · plist dict · 2 keys · in \(path)"))
         #expect(h.screen.contains("teal"))
+        // :save-value writes the file's bytes, streamed.
+        let saved = try TestSupport.temporaryDirectory().appendingPathComponent("saved.plist")
+        h.press(":")
+        h.type("save-value \(saved.path)")
+        h.press("Enter")
+        #expect(h.waitUntil { $0.status.message?.hasPrefix("Wrote image's") == true })
+        #expect(try Data(contentsOf: saved) == (try Data(contentsOf: URL(fileURLWithPath: path))))
         h.press("Esc")
         // Photo 3: its file is missing.
         h.press("S-Tab j j Enter j Enter")
