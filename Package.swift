@@ -38,9 +38,31 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // libchafa for pictures in the terminal (symbols in true/256/16 colours or none, sixel,
+        // kitty); its pkg-config flags carry GLib's include folders.
+        .systemLibrary(
+            name: "CChafa",
+            pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
+        ),
+        // The image format libraries (module map and header in Sources/CImageCodecs).
+        .systemLibrary(
+            name: "CImageCodecs",
+            providers: [.apt(["libpng-dev", "libjpeg-dev", "libgif-dev", "libwebp-dev", "libheif-dev", "libtiff-dev"])]
+        ),
+        // The value inspector's image decoders and chafa calls, in C (libpng and libjpeg report
+        // errors with longjmp); Swift sees only include/stackscope_images.h.
+        .target(
+            name: "CStackScopeImages",
+            dependencies: ["CChafa", "CImageCodecs"],
+            linkerSettings: [
+                .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("gif"), .linkedLibrary("webp"),
+                .linkedLibrary("webpdemux"), .linkedLibrary("heif"), .linkedLibrary("tiff"),
+            ]
+        ),
         .target(
             name: "StackScope",
-            dependencies: ["CoreStack", "CCurses"]
+            dependencies: ["CoreStack", "CCurses", "CStackScopeImages"]
         ),
         .executableTarget(
             name: "stackscope",
@@ -61,7 +83,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "corestack-fuzz",
-            dependencies: ["CoreStack"]
+            dependencies: ["CoreStack", "StackScope", "CImageFixtures"]
         ),
         // Damaged-store fuzzer: mutates Tests/Fixtures/stores and runs each case in a child process.
         .executableTarget(
@@ -118,9 +140,19 @@ let package = Package(
             name: "CoreStackTests",
             dependencies: ["CoreStack", "TestSupportKit"]
         ),
+        // Real encoders (libpng, libjpeg, giflib, libwebp, libheif, libtiff) for the image tests' fixtures.
+        .target(
+            name: "CImageFixtures",
+            dependencies: ["CImageCodecs"],
+            path: "Tests/CImageFixtures",
+            linkerSettings: [
+                .linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("gif"), .linkedLibrary("webp"),
+                .linkedLibrary("heif"), .linkedLibrary("tiff"),
+            ]
+        ),
         .testTarget(
             name: "StackScopeTests",
-            dependencies: ["StackScope", "CoreStack", "TestSupportKit"]
+            dependencies: ["StackScope", "CoreStack", "TestSupportKit", "CImageFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -20,8 +20,9 @@ A step is a tmux key name or several separated by spaces ("j", "C-d", "Enter", "
 `text:...` (typed literally), `wait:TEXT` (poll the screen until TEXT appears, 15 s at most),
 `sleep:SECONDS` (only where there is nothing to wait for), `resize:WxH`, or `sh:COMMAND` (a shell
 command run beside the browser, e.g. another process writing to the store). In the scenes,
-`{store}` stands for a demo store the script makes with `stackscope demo create`, and `{cache}`
-for an empty folder (for XDG_CACHE_HOME: `stackscope` with no store makes its demo store there).
+`{store}` stands for a demo store the script makes with `stackscope demo create`, `{cache}`
+for an empty folder (for XDG_CACHE_HOME: `stackscope` with no store makes its demo store there),
+and `{recipes}` for a copy of Apple's Recipes sample store (Tests/Fixtures/stores).
 """
 
 import argparse
@@ -74,6 +75,12 @@ GENRE_SQL = (
     "SELECT Z_MAX + 1, Z_ENT, 1, '{name}', 99 FROM Z_PRIMARYKEY WHERE Z_NAME = 'Genre'; "
     "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_NAME = 'Genre'; COMMIT;"
 )
+# What the diff scene's copy of the store changes: a book's title and pages, a publisher's city,
+# a chapter deleted, a genre added.
+DIFF_SQL = (
+    "BEGIN; UPDATE ZBOOK SET ZTITLE = 'The Long Way Round', ZPAGES = 412 WHERE Z_PK = 1; "
+    "UPDATE ZPUBLISHER SET ZCITY = 'Lisbon' WHERE Z_PK = 2; DELETE FROM ZCHAPTER WHERE Z_PK = 5; COMMIT;"
+)
 SCENES = [
     # The entities and objects panes on the demo library, the detail of the selected book.
     ("browser", ["{store}"], ["wait:Book · ", "j", "j", "sleep:0.3"]),
@@ -121,10 +128,20 @@ SCENES = [
         "text::ctx scratch-1", "Enter", "wait:ctx scratch-1", "W", "wait:Save scratch-1?", "y", "wait:Saved scratch-1",
         "text::ctx scratch-2", "Enter", "wait:ctx scratch-2", "text::mergepolicy objecttrump", "Enter", "wait:objectTrump",
         "W", "wait:Save scratch-2?", "y", "wait:what won", "sleep:0.3"]),
+    # The diff view (stackscope diff OLD NEW): a copy of the store changed with sqlite3 (DIFF_SQL),
+    # the changed book's old and new values side by side.
+    ("diff-view", ["diff", "{store}", "{after}"], ["wait:entities changed", "Enter", "Enter", "wait:≠ title", "sleep:0.3"]),
+    # The store picker (stackscope DIR): the stores under a folder, the first selected.
+    ("store-picker", ["{stores}"], ["wait:folders searched", "sleep:0.3"]),
     # Tables no model explains (added below by sqlite3) under "Other tables" in the entities pane.
     ("other-tables", ["{store}"], ["wait:Book · ", "BTab", "G", "k", "wait:settings", "sleep:0.3"]),
     # One of them browsed as plain rows (Enter), sorted by its term column (s).
     ("other-table-rows", ["{store}"], ["wait:Book · ", "BTab", "G", "k", "Enter", "wait:other table", "l", "s", "wait:term↑", "sleep:0.3"]),
+    # The value inspector's picture of an image value: a thumbnail of Apple's Recipes sample (a
+    # JPEG) in 24-bit colour ({recipes}: a copy of the fixture store).
+    ("inspector-picture", ["{recipes}"], [
+        "wait:[read-only]", "text::entity Image", "Enter", "wait:JPEG 728×486", "j", "Enter", "Enter",
+        "wait:728 × 486 pixels", "sleep:0.5"], {"COLORTERM": "truecolor"}),
     # The reset demo: :corrupt on the demo store (stackscope with no store, its cache folder
     # elsewhere); the shared manager quarantines the damaged file and starts a fresh store.
     ("reset", [], [
@@ -485,8 +502,32 @@ def main():
             shutil.rmtree(cache, ignore_errors=True)
             os.makedirs(cache)
 
+            recipes = os.path.join(store_dir, "Recipes.sqlite")
+            shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "stores",
+                                         "apple-iPhoneCoreDataRecipes-2018", "Recipes.sqlite"), recipes)
+
+            # The diff scene's changed copy, and the picker scene's folder of stores.
+            after = os.path.join(store_dir, "after.sqlite")
+            stores = os.path.join(store_dir, "stores")
+            if any("{after}" in a or "{stores}" in a for a in args):
+                for path in (after,):
+                    if os.path.exists(path):
+                        os.remove(path)
+                shutil.copyfile(store, after)
+                subprocess.run(["sqlite3", after, DIFF_SQL], check=True)
+                subprocess.run(["sqlite3", after, GENRE_SQL.format(name="Solarpunk")], check=True)
+                shutil.rmtree(stores, ignore_errors=True)
+                os.makedirs(os.path.join(stores, "backups"))
+                shutil.copyfile(store, os.path.join(stores, "Library.sqlite"))
+                shutil.copyfile(after, os.path.join(stores, "backups", "Library before QA.sqlite"))
+                fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "stores")
+                for fixture in ("apple-iPhoneCoreDataRecipes-2018/Recipes.sqlite",
+                             "wibosco-CoreDataMigration-Example/CoreDataMigration_Example_WAL.sqlite",
+                             "wibosco-CoreDataMigration-Example/CoreDataMigration_Example_WAL.sqlite-wal"):
+                    shutil.copyfile(os.path.join(fixtures, fixture), os.path.join(stores, os.path.basename(fixture)))
+
             def fill(text):
-                return text.replace("{store}", store).replace("{cache}", cache)
+                return text.replace("{store}", store).replace("{cache}", cache).replace("{after}", after).replace("{stores}", stores).replace("{recipes}", recipes)
 
             args = [fill(a) for a in args]
             steps = [fill(st) for st in steps]

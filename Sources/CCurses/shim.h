@@ -17,6 +17,7 @@
 #endif
 
 #include <locale.h>
+#include <stdio.h>
 #include <wchar.h>
 #include <stdbool.h>
 #include <sys/ioctl.h>
@@ -41,6 +42,23 @@ static inline int ccurses_window_size(int fd, int *rows, int *cols) {
     *rows = ws.ws_row;
     *cols = ws.ws_col;
     return 0;
+}
+
+/// The terminal's size in pixels from the kernel (TIOCGWINSZ) on `fd`; 0 on success, -1 when
+/// the terminal does not say.
+static inline int ccurses_window_pixels(int fd, int *width, int *height) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_xpixel == 0 || ws.ws_ypixel == 0) return -1;
+    *width = ws.ws_xpixel;
+    *height = ws.ws_ypixel;
+    return 0;
+}
+
+/// Writes `length` bytes to stdout (the stream curses draws on) and flushes it: output that goes
+/// past curses, such as pictures.
+static inline void ccurses_write_raw(const char *bytes, size_t length) {
+    fwrite(bytes, 1, length, stdout);
+    fflush(stdout);
 }
 
 /// Starts curses on the process's stdout and stdin; NULL (instead of exiting, as `initscr` does)

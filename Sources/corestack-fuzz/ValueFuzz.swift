@@ -47,20 +47,7 @@ enum ValueFuzz {
         var decoded = 0, failed = 0
         for n in 0..<count {
             var bytes = [UInt8](seeds[rng.below(seeds.count)])
-            for _ in 0..<(1 + rng.below(6)) {
-                guard !bytes.isEmpty else { break }
-                let at = rng.below(bytes.count)
-                switch rng.below(6) {
-                case 0: bytes[at] = UInt8(truncatingIfNeeded: rng.next())
-                case 1: bytes[at] ^= UInt8(1 << rng.below(8))
-                case 2: bytes.removeSubrange(at..<min(bytes.count, at + 1 + rng.below(16)))
-                case 3: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 1 + rng.below(32))], at: rng.below(bytes.count))
-                case 4: bytes = Array(bytes.prefix(at))
-                default:
-                    // An integer that lies: 0xFF… over a count or an offset.
-                    for i in at..<min(bytes.count, at + 1 + rng.below(8)) { bytes[i] = 0xFF }
-                }
-            }
+            mutate(&bytes, &rng)
             let data = Data(bytes)
             if trace { FileHandle.standardError.write(Data("\(n)\t\(data.base64EncodedString())\n".utf8)) }
             let inspection = ValueInspector.inspect(data)
@@ -69,6 +56,24 @@ enum ValueFuzz {
             if inspection.failure == nil { decoded += 1 } else { failed += 1 }
         }
         print("fuzzed \(count) values (seed \(seed)): \(decoded) decoded, \(failed) refused with 'cannot decode', 0 crashes")
+    }
+
+    /// One to six mutations: a byte replaced or flipped, a run removed, copied elsewhere or cut
+    /// off, an integer that lies (0xFF… over a count or an offset).
+    static func mutate(_ bytes: inout [UInt8], _ rng: inout SplitMix64) {
+        for _ in 0..<(1 + rng.below(6)) {
+            guard !bytes.isEmpty else { break }
+            let at = rng.below(bytes.count)
+            switch rng.below(6) {
+            case 0: bytes[at] = UInt8(truncatingIfNeeded: rng.next())
+            case 1: bytes[at] ^= UInt8(1 << rng.below(8))
+            case 2: bytes.removeSubrange(at..<min(bytes.count, at + 1 + rng.below(16)))
+            case 3: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 1 + rng.below(32))], at: rng.below(bytes.count))
+            case 4: bytes = Array(bytes.prefix(at))
+            default:
+                for i in at..<min(bytes.count, at + 1 + rng.below(8)) { bytes[i] = 0xFF }
+            }
+        }
     }
 
     /// Visits every node (iteratively), returning how many.

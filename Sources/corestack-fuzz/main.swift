@@ -1,6 +1,7 @@
 // Fuzzes the predicate format parser: random token soups and mutations of valid predicates.
 // Usage: corestack-fuzz [COUNT] [SEED]   (default 1,000,000 inputs, seed 1)
-// corestack-fuzz values [COUNT] [SEED] fuzzes the value inspector instead (ValueFuzz.swift).
+// corestack-fuzz values [COUNT] [SEED] fuzzes the value inspector instead (ValueFuzz.swift);
+// corestack-fuzz pictures [COUNT] [SEED] its image decoders and libchafa output (PictureFuzz.swift).
 // Every input must parse or throw a CoreStackError; a crash stops the run with the input printed
 // first (inputs are printed to stderr before parsing when CORESTACK_FUZZ_TRACE=1).
 import CoreStack
@@ -18,15 +19,18 @@ struct SplitMix64 {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
 }
 
-var arguments = CommandLine.arguments
-if arguments.count > 1, arguments[1] == "values" {
-    arguments.remove(at: 1)
-    ValueFuzz.run(
-        count: arguments.count > 1 ? Int(arguments[1]) ?? 20_000 : 20_000,
-        seed: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1,
-        trace: ProcessInfo.processInfo.environment["CORESTACK_FUZZ_TRACE"] == "1")
+let arguments = CommandLine.arguments
+/// `corestack-fuzz NAME [COUNT] [SEED]`: the fuzzer of that name, then exit.
+func runFuzzer(named name: String, defaultCount: Int, _ run: (_ count: Int, _ seed: UInt64, _ trace: Bool) -> Void) {
+    guard arguments.count > 1, arguments[1] == name else { return }
+    run(
+        arguments.count > 2 ? Int(arguments[2]) ?? defaultCount : defaultCount,
+        arguments.count > 3 ? UInt64(arguments[3]) ?? 1 : 1,
+        ProcessInfo.processInfo.environment["CORESTACK_FUZZ_TRACE"] == "1")
     exit(0)
 }
+runFuzzer(named: "pictures", defaultCount: 5_000, PictureFuzz.run)
+runFuzzer(named: "values", defaultCount: 20_000, ValueFuzz.run)
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 let seed = arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1
 let trace = ProcessInfo.processInfo.environment["CORESTACK_FUZZ_TRACE"] == "1"

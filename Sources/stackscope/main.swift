@@ -44,7 +44,7 @@ struct StackScopeCommand: ParsableCommand {
 }
 
 struct BrowseOptions: ParsableArguments {
-    @Argument(help: "The store file (.sqlite), or a folder: its stores are listed to pick one. Default: the demo library in the cache folder.")
+    @Argument(help: "The store file (.sqlite), or a folder: its stores are listed in a picker, Enter opens one (q in the browser comes back). Default: the demo library in the cache folder.")
     var store: String?
 
     @Option(help: "The model: a .xcdatamodeld bundle or .momd folder (the version matching the store is used), or a single .xcdatamodel or .mom (default: the demo model for demo stores, else the model stored in the store).")
@@ -55,6 +55,9 @@ struct BrowseOptions: ParsableArguments {
 
     @Flag(help: "Do not capture the mouse (the terminal's own text selection works).")
     var noMouse = false
+
+    @Option(help: graphicsHelp)
+    var graphics: TerminalGraphics?
 
     /// Opens the session (errors print one line, the terminal untouched) and runs the browser.
     func launch() throws {
@@ -68,11 +71,13 @@ struct BrowseOptions: ParsableArguments {
             FileHandle.standardError.write(Data("stackscope: error: \(StackScopeErrorMessage.line(for: error))\n".utf8))
             return ExitCode.failure
         }
-        var storePath = store
-        // A folder: the stores find lists under it, and the one to open asked for on the terminal.
+        let storePath = store
+        // A folder: on a terminal the picker lists its stores (found off the main queue) and opens
+        // the one chosen; without one, the list and an error.
         var isDirectory: ObjCBool = false
         if let folder = store, FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue {
-            storePath = try pickStore(in: folder, fail: fail)
+            guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw listStores(in: folder, fail: fail) }
+            BrowserRunner.runPicker(folders: [folder], modelPath: model, readOnly: readOnly, mouse: !noMouse)
         }
         // The demo store is made on first run: not without a terminal to show it in.
         if storePath == nil { try requireTerminal() }
@@ -97,33 +102,23 @@ struct BrowseOptions: ParsableArguments {
             session.close()
             throw error
         }
-        BrowserRunner.run(session: session, mouse: !noMouse)
+        BrowserRunner.run(
+            session: session, mouse: !noMouse,
+            pictures: PictureStyle.detect(environment: ProcessInfo.processInfo.environment, graphics: graphics))
     }
 
-    /// The store under `folder` to open: listed with numbers and asked for on the terminal (without
-    /// one, the list and an error). `q` or the end of input quits.
-    private func pickStore(in folder: String, fail: (any Error) -> ExitCode) throws -> String {
+    /// Without a terminal, `stackscope DIR`: the stores under `folder` listed on standard error,
+    /// and the error that asks to name one (or that there is none).
+    private func listStores(in folder: String, fail: (any Error) -> ExitCode) -> ExitCode {
         let search: StoreSearch
         do {
             search = try StoreFinder().search([folder])
         } catch {
-            throw fail(error)
+            return fail(error)
         }
-        guard !search.stores.isEmpty else { throw fail(StackScopeError.noStoreInFolder(path: folder)) }
-        let menu = StorePicker.menu(search)
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            FileHandle.standardError.write(Data(menu.utf8))
-            throw fail(StackScopeError.folderNeedsChoice(path: folder))
-        }
-        FileHandle.standardOutput.write(Data(menu.utf8))
-        while true {
-            FileHandle.standardOutput.write(Data(StorePicker.prompt(count: search.stores.count).utf8))
-            switch StorePicker.choice(readLine(), count: search.stores.count) {
-            case let .open(index): return search.stores[index].path
-            case .quit: throw ExitCode.success
-            case let .invalid(message): FileHandle.standardOutput.write(Data("\(message)\n".utf8))
-            }
-        }
+        guard !search.stores.isEmpty else { return fail(StackScopeError.noStoreInFolder(path: folder)) }
+        FileHandle.standardError.write(Data(StorePicker.menu(search).utf8))
+        return fail(StackScopeError.folderNeedsChoice(path: folder))
     }
 }
 
@@ -272,8 +267,17 @@ extension StackScopeCommand {
         @Option(help: "The attribute.")
         var attribute: String
 
-        @Option(name: .customLong("as"), help: "tree (the default: the summary, then the decoded tree), text, hex (offsets, bytes, characters) or json.")
+        @Option(name: .customLong("as"), help: "tree (the default: the summary, then the decoded tree), text, hex (offsets, bytes, characters), json, or image (the picture of a PNG, JPEG, GIF, WebP, HEIC, AVIF or TIFF value, fitted to the terminal; when standard output is not a terminal, \(ValueCommand.defaultPictureColumns) columns of symbols in the colours TERM, COLORTERM and NO_COLOR say, unless --width or --graphics say otherwise).")
         var mode: String = "tree"
+
+        @Option(help: "--as image: the picture's width in columns (default: the terminal's).")
+        var width: Int?
+
+        @Option(help: "--as image: the picture's height in rows at most (default: the terminal's, less a line).")
+        var height: Int?
+
+        @Option(help: graphicsHelp)
+        var graphics: TerminalGraphics?
 
         @Flag(help: "Write the stored bytes to standard output, as they are (for piping).")
         var raw = false
@@ -282,17 +286,35 @@ extension StackScopeCommand {
             guard ValueOutputMode(rawValue: mode) != nil else {
                 throw ValidationError("--as must be one of \(ValueOutputMode.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(mode)\"")
             }
+            if let n = width ?? height, n < 1 { throw ValidationError("--width and --height must be at least 1") }
         }
 
         func run() throws {
             let mode = ValueOutputMode(rawValue: mode) ?? .tree
             // Streamed: a 100 MB value goes out in chunks, never whole in memory.
             try report {
+                if !raw, mode == .image {
+                    // A picture needs the whole image (PictureDecoder caps the pixels it decodes).
+                    let bytes = try ValueCommand.bytes(
+                        storePath: options.store, modelPath: options.model, entity: entity, id: id, attribute: attribute)
+                    return try picture(bytes)
+                }
                 try ValueCommand.write(
                     storePath: options.store, modelPath: options.model, entity: entity, id: id, attribute: attribute, mode: mode, raw: raw
                 ) { FileHandle.standardOutput.write($0) }
                 return ""
             }
+        }
+
+        /// `--as image`: fitted to the terminal, or as the options say; sixel and kitty only on a
+        /// terminal or when --graphics asks.
+        private func picture(_ bytes: Data) throws -> String {
+            let environment = ProcessInfo.processInfo.environment
+            let terminal = isatty(STDOUT_FILENO) == 1 ? ValueCommand.terminalSize() : nil
+            var style = PictureStyle.detect(environment: environment, graphics: graphics)
+            if terminal == nil, graphics == nil, style.graphics != .symbols { style.graphics = .symbols }
+            let area = ValueCommand.pictureArea(width: width, height: height, terminal: terminal)
+            return try ValueCommand.picture(bytes, style: style, columns: area.columns, rows: area.rows)
         }
     }
 
@@ -383,7 +405,9 @@ extension StackScopeCommand {
                 else by --key Entity=attribute, a single-attribute uniqueness constraint or a UUID attribute; \
                 an entity with none of these is listed as not compared. Both stores are opened read-only. \
                 The exit status is 0 whether or not the stores differ (1 on an error); with --json, \
-                read "hasChanges".
+                read "hasChanges". On a terminal (standard input and output), without --json or --text, \
+                the diff view opens: the entities with their counts of changes, the changed objects, and \
+                the selected object's old and new values side by side; piped, the text report is printed.
                 """)
 
         @Argument(help: "The store before (.sqlite).")
@@ -407,7 +431,24 @@ extension StackScopeCommand {
         @Flag(help: "Print the whole report as JSON (every object, no limit).")
         var json = false
 
+        @Flag(help: "Print the text report even on a terminal (where the diff view opens otherwise).")
+        var text = false
+
         func run() throws {
+            // On a terminal, with neither --json nor --text: the diff view.
+            if !json, !text, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+                var stores: DiffStores?
+                try report {
+                    stores = try DiffStores.open(
+                        oldPath: old, newPath: new, modelPath: model, keys: keys, entities: entities,
+                        changeLimit: DiffViewProgram.listLimit)
+                    return ""
+                }
+                if let stores {
+                    printWarnings(stores.warnings)
+                    BrowserRunner.runDiff(oldPath: old, newPath: new, stores: stores)
+                }
+            }
             try report {
                 let result = try DiffCommand.run(
                     oldPath: old, newPath: new, modelPath: model, keys: keys, entities: entities, limit: limit, json: json)

@@ -81,8 +81,8 @@ struct ValueCommandTests {
         let tree = try StackScopeBinary.run(["value", store, "--entity", "Image", "--id", "p1", "--attribute", "image"])
         #expect(tree.status == 0)
         #expect(tree.stdout.hasPrefix("JPEG "), "\(tree.stdout)")
-        let bad = try StackScopeBinary.run(["value", store, "--entity", "Image", "--id", "1", "--attribute", "image", "--as", "image"])
+        let bad = try StackScopeBinary.run(["value", store, "--entity", "Image", "--id", "1", "--attribute", "image", "--as", "picture"])
         #expect(bad.status != 0)
-        #expect(bad.stderr.contains("--as must be one of tree, text, hex, json"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("--as must be one of tree, text, hex, json, image"), "\(bad.stderr)")
     }
 }

@@ -58,6 +58,22 @@ public struct StoreDiff {
     ///   or ``StoreDiffOptions/keys`` that neither model has; ``CoreStackError/unknownKey(entity:key:)``
     ///   for a key attribute the entity lacks (in either store); the stores' read errors.
     public func run() throws -> StoreDiffReport {
+        try run(progress: { _, _, _ in })
+    }
+
+    /// Runs the comparison, calling `progress` before each entity is compared with its name, its
+    /// place (from 0) and how many entities are compared; a `progress` that throws (a
+    /// `CancellationError` when the user gave up) stops the comparison with that error.
+    ///
+    /// ```swift
+    /// let report = try StoreDiff(old: before, new: after).run { entity, index, count in
+    ///     print("comparing \(entity) (\(index + 1) of \(count))")
+    ///     if cancelled { throw CancellationError() }
+    /// }
+    /// ```
+    ///
+    /// - Throws: what ``run()`` throws, and what `progress` throws.
+    public func run(progress: (_ entity: String, _ index: Int, _ count: Int) throws -> Void) throws -> StoreDiffReport {
         let pairs = entityPairs()
         let known = Set(pairs.map(\.name))
         for name in (options.entities ?? []) + options.keys.keys.sorted() where !known.contains(name) {
@@ -68,10 +84,13 @@ public struct StoreDiff {
             // Keys given are checked even when the primary key matches (a typo is said, not ignored).
             if let k = try matchKey(pair), !matchesByPrimaryKey { keys[pair.name] = k }
         }
+        let compared = pairs.filter { pair in
+            if let wanted = options.entities, !wanted.contains(pair.name) { return false }
+            return !((pair.old?.isAbstract ?? false) && (pair.new?.isAbstract ?? false))
+        }
         var entities: [EntityDiff] = []
-        for pair in pairs {
-            if let wanted = options.entities, !wanted.contains(pair.name) { continue }
-            if pair.old?.isAbstract ?? false, pair.new?.isAbstract ?? false { continue }
+        for (i, pair) in compared.enumerated() {
+            try progress(pair.name, i, compared.count)
             entities.append(try diff(pair, keys: keys))
         }
         return StoreDiffReport(

@@ -25,7 +25,7 @@ extension App {
         for modal in s.modals {
             if let c = renderModal(s, modal, l, &b) { cursor = c }
         }
-        return Frame(buffer: b, cursor: cursor, mouse: s.mouseEnabled)
+        return Frame(buffer: b, cursor: cursor, mouse: s.mouseEnabled, pictures: pictures(s))
     }
 
     static func renderTooSmall(_ s: AppState, _ b: inout ScreenBuffer) {

@@ -109,7 +109,7 @@ public struct ConfirmState: Sendable {
     /// The footer of the box: the keys it answers to.
     public var keysLine: String {
         let answers = choices.filter { !$0.label.isEmpty }.map { "\($0.key) \($0.label)" }
-        if !filters.isEmpty { return (answers + ["↑↓ value", "Enter filters the table to it", "Esc close"]).joined(separator: " · ") }
+        if !filters.isEmpty { return (answers + ["↑↓ a value or a bin", "Enter filters the table to it", "Esc close"]).joined(separator: " · ") }
         return (onYes == nil ? answers + ["Enter/Esc close"] : ["y/Enter yes"] + answers + ["n/Esc no"]).joined(separator: " · ")
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// The full-screen value inspector: one binary value, decoded by ``ValueInspector``, shown as a
 /// tree, a hex dump or JSON (Tab or `m` switches), scrolled with the usual keys; `y` copies the
-/// JSON; `:save-value FILE` writes the stored bytes.
+/// JSON; `:save-value FILE` writes the stored bytes. An image opens on its picture (decoded by
+/// ``PictureDecoder`` when the inspector opens; see ValueInspectorState+Picture.swift).
 ///
 /// The tree and JSON lines are made once when the inspector opens; the hex dump's lines are made
 /// only for the rows on screen, so a large value costs no more to scroll than a small one.
@@ -17,6 +18,8 @@ import Foundation
 public struct ValueInspectorState: Sendable {
     /// What the inspector shows.
     public enum Mode: String, Sendable, CaseIterable {
+        /// An image's picture (images only).
+        case picture
         case tree, hex, json
     }
 
@@ -36,6 +39,8 @@ public struct ValueInspectorState: Sendable {
     public var summary: String
     /// The mode shown.
     public var mode: Mode = .tree
+    /// An image value's pixels, or why they cannot be decoded; nil for a value that is no image.
+    public let picture: Result<DecodedPicture, PictureDecodeError>?
     /// The first line shown, per mode.
     public var offsets: [Mode: Int] = [:]
     private let treeLines: [String]
@@ -63,6 +68,8 @@ public struct ValueInspectorState: Sendable {
         let tree = Array(InspectedValueText.tree(inspection).dropFirst())
         treeLines = tree.isEmpty ? ["(no tree inside: Tab shows the bytes)"] : tree
         jsonLines = InspectedValueText.json(inspection).rendered().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        picture = Self.picture(data, inspection)
+        if picture != nil { mode = .picture }
     }
 
     /// The decoded value as JSON, what `y` copies.
@@ -73,6 +80,7 @@ public struct ValueInspectorState: Sendable {
         switch mode {
         case .tree: treeLines.count
         case .json: jsonLines.count
+        case .picture: pictureLines.count
         case .hex: (bytes.count + 15) / 16
         }
     }
@@ -88,6 +96,7 @@ public struct ValueInspectorState: Sendable {
         guard start >= 0, count > 0 else { return [] }
         switch mode {
         case .tree: return Array(treeLines.dropFirst(start).prefix(count))
+        case .picture: return Array(pictureLines.dropFirst(start).prefix(count))
         case .json: return Array(jsonLines.dropFirst(start).prefix(count))
         case .hex: return hexLines(from: start, count: count)
         }
@@ -103,8 +112,8 @@ public struct ValueInspectorState: Sendable {
         searchTerm = term
         guard !term.isEmpty, lineCount > 0 else { return nil }
         switch mode {
-        case .tree, .json:
-            let lines = mode == .tree ? treeLines : jsonLines
+        case .tree, .json, .picture:
+            let lines = mode == .tree ? treeLines : mode == .json ? jsonLines : pictureLines
             let n = lines.count
             for step in 1...n {
                 let i = ((offset + (forward ? step : -step)) % n + n) % n
@@ -123,7 +132,7 @@ public struct ValueInspectorState: Sendable {
 
     /// Moves to the next mode.
     public mutating func nextMode() {
-        let all = Mode.allCases
+        let all = modes
         mode = all[((all.firstIndex(of: mode) ?? 0) + 1) % all.count]
     }
 

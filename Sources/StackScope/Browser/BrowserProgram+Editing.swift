@@ -317,6 +317,13 @@ extension BrowserProgram {
                             report.filters[start + 3 + i] = filter.map { "(\($0)) AND \(value)" } ?? value
                         }
                     }
+                    // And the histogram's bins (after theirs): Enter keeps the objects in the bin's range.
+                    if let start = lines.firstIndex(of: "Histogram") {
+                        for i in stats.histogram.indices where lines.indices.contains(start + 3 + i) {
+                            guard let range = StatsCommand.filter(forBin: i, of: stats) else { continue }
+                            report.filters[start + 3 + i] = filter.map { "(\($0)) AND \(range)" } ?? range
+                        }
+                    }
                     report.selectedLine = report.filters.keys.min()
                     program.dispatch(.message("Statistics of \(name).\(property): \(stats.rowCount) objects", .info))
                     program.dispatch(.showModal(.confirm(report)))

@@ -189,7 +189,8 @@ public final class BrowserProgram {
 
     /// Draws the state if it changed since the last frame.
     public func flush() {
-        guard dirty, !processing else { return }
+        // Once shut down the screen may belong to another program (the store picker).
+        guard dirty, !processing, shutDownOutcome == nil else { return }
         dirty = false
         frames += 1
         backend.draw(App.render(state))

@@ -15,7 +15,30 @@ import Glibc
 /// ```
 public enum BrowserRunner {
     /// Starts the browser and services the main queue until it quits; exits the process.
-    public static func run(session: BrowserSession, mouse: Bool) -> Never {
+    /// `pictures`: how the value inspector draws images (default: as the environment says).
+    public static func run(session: BrowserSession, mouse: Bool, pictures: PictureStyle? = nil) -> Never {
+        run(mouse: mouse, pictures: pictures, closeOnFailure: { session.close() }) { backend, box in
+            box.session = session
+            return browser(session, backend: backend, box: box)
+        }
+    }
+
+    /// The browser over `session`, drawn into `backend`, quitting through `box` (or wherever
+    /// its quit handler is set to go afterwards).
+    static func browser(_ session: BrowserSession, backend: CursesBackend, box: RunnerState) -> BrowserProgram {
+        let program = BrowserProgram(session: session, backend: backend)
+        program.suspendHandler = { backend.suspend() }
+        program.quitHandler = { box.finish(status: 0) }
+        return program
+    }
+
+    /// Takes the terminal over, makes the first program with `makeProgram`, feeds it keys,
+    /// signals and resizes on the main queue until it (or a program it switched to,
+    /// ``RunnerState/program``) quits; exits the process. Without a terminal to take over, prints
+    /// the error, calls `closeOnFailure` and exits with status 1.
+    static func run(
+        mouse: Bool, pictures: PictureStyle? = nil, closeOnFailure: () -> Void, makeProgram: (CursesBackend, RunnerState) -> any ScreenProgram
+    ) -> Never {
         let box = RunnerState()
         // Signals first, so curses sees them taken and installs none of its own handlers.
         let signals = TerminalSignals(queue: .main) { signal in
@@ -25,27 +48,24 @@ public enum BrowserRunner {
         box.signals = signals
         let backend: CursesBackend
         do {
-            backend = try CursesBackend(mouse: mouse)
+            backend = try CursesBackend(mouse: mouse, pictures: pictures)
         } catch {
             signals.cancel()
-            session.close()  // exit frees nothing: the store's -wal and -shm go now
+            closeOnFailure()  // exit frees nothing: the store's -wal and -shm go now
             FileHandle.standardError.write(Data("stackscope: error: \(error)\n".utf8))
             exit(1)
         }
         // The size curses saw at start can predate the terminal's (a pane still being laid out).
         backend.handleResize()
         box.backend = backend
-        let program = BrowserProgram(session: session, backend: backend)
-        program.suspendHandler = { backend.suspend() }
-        program.quitHandler = { box.finish(status: 0) }
+        let program = makeProgram(backend, box)
         box.program = program
-        box.session = session
         box.input = stdinReadSource(queue: .main) { available in
             let job = MainQueueJob { box.readInput(available: available) }
             job.run()
         }
         DispatchQueue.main.async {
-            let job = MainQueueJob { program.start() }
+            let job = MainQueueJob { program.begin() }
             job.run()
         }
         dispatchMain()
@@ -56,7 +76,9 @@ public enum BrowserRunner {
 final class RunnerState: @unchecked Sendable {
     var signals: TerminalSignals?
     var backend: CursesBackend?
-    var program: BrowserProgram?
+    /// The program the keys go to; a program may hand over to another (the picker to the
+    /// browser and back).
+    var program: (any ScreenProgram)?
     var session: BrowserSession?
     var input: (any DispatchSourceRead)?
     private var finished = false
@@ -69,7 +91,7 @@ final class RunnerState: @unchecked Sendable {
             return
         }
         let keys = backend.readKeys()
-        program.dispatch(keys.map { .key($0) })
+        program.dispatchKeys(keys)
     }
 
     func handle(_ signal: TerminalSignal) {
@@ -77,7 +99,7 @@ final class RunnerState: @unchecked Sendable {
         switch signal {
         case .resized:
             backend.handleResize()
-            program.dispatch([.resized(backend.size)])
+            program.resized(to: backend.size)
         case .suspend:
             backend.suspend()
             program.redraw()

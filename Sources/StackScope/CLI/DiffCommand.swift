@@ -44,35 +44,15 @@ public enum DiffCommand {
         oldPath: String, newPath: String, modelPath: String?, keys: [String], entities: [String], limit: Int?,
         json: Bool, files: any StoreFileAccess = StoreFiles.standard
     ) throws -> Result {
-        var keyMap: [String: String] = [:]
-        for k in keys {
-            let parts = k.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw StackScopeError.invalidOption(name: "--key", reason: "'\(k)' is not Entity=attribute")
-            }
-            keyMap[parts[0]] = parts[1]
-        }
         if let limit, limit < 0 {
             throw StackScopeError.invalidOption(name: "--limit", reason: "\(limit) is negative")
         }
-        let oldSession = try StoreSession.open(storePath: oldPath, modelPath: modelPath, files: files)
-        defer { oldSession.close() }
-        let newSession = try StoreSession.open(storePath: newPath, modelPath: modelPath, files: files)
-        defer { newSession.close() }
-        guard let oldStore = oldSession.coordinator.persistentStore as? SQLiteStore else {
-            throw CoreStackError.notAStore(path: oldPath, reason: "not an SQLite store")
-        }
-        guard let newStore = newSession.coordinator.persistentStore as? SQLiteStore else {
-            throw CoreStackError.notAStore(path: newPath, reason: "not an SQLite store")
-        }
-        let names = Set(oldSession.model.entities.map(\.name) + newSession.model.entities.map(\.name))
-        for name in entities + keyMap.keys.sorted() where !names.contains(name) {
-            throw StackScopeError.unknownEntity(name: name, available: names.sorted())
-        }
-        let options = StoreDiffOptions(
-            keys: keyMap, entities: entities.isEmpty ? nil : entities, changeLimit: json ? nil : limit)
-        let report = try StoreDiff(old: oldStore, new: newStore, options: options).run()
-        let warnings = oldSession.warnings.map { "\(oldPath): \($0)" } + newSession.warnings.map { "\(newPath): \($0)" }
+        let stores = try DiffStores.open(
+            oldPath: oldPath, newPath: newPath, modelPath: modelPath, keys: keys, entities: entities,
+            changeLimit: json ? nil : limit, files: files)
+        defer { stores.close() }
+        let report = try stores.diff.run()
+        let warnings = stores.warnings
         let output = json
             ? renderJSON(report, oldPath: oldPath, newPath: newPath) + "\n"
             : renderText(report, oldPath: oldPath, newPath: newPath)

@@ -124,6 +124,29 @@ public enum StatsCommand {
         }
     }
 
+    /// The filter (Core Data's predicate format) that keeps the objects whose value falls in the
+    /// histogram bin at `index` of `stats`: from its lower bound up to its upper bound, the last
+    /// bin's upper bound included (as ``ColumnStatistics/histogram`` counts them); a date column's
+    /// bounds cast to dates, a to-many relationship's by its count. Nil for an index out of range.
+    ///
+    /// ```swift
+    /// StatsCommand.filter(forBin: 0, of: pagesStats)   // "pages >= 12.0 AND pages < 100.8"
+    /// ```
+    public static func filter(forBin index: Int, of stats: ColumnStatistics) -> String? {
+        guard stats.histogram.indices.contains(index) else { return nil }
+        let bin = stats.histogram[index]
+        let last = index == stats.histogram.count - 1
+        var key = stats.propertyName
+        var bound: (Double) -> String = { "\($0)" }
+        switch stats.minimum {
+        case .count?: key += ".@count"
+        case .attribute(.date)?: bound = { "CAST(\($0), \"NSDate\")" }
+        case .object?, nil: return nil
+        default: break
+        }
+        return "\(key) >= \(bound(bin.lowerBound)) AND \(key) \(last ? "<=" : "<") \(bound(bin.upperBound))"
+    }
+
     /// A value as the browser's table shows it (an object as its URI).
     static func text(_ value: ColumnStatistics.Value) -> String {
         switch value {

@@ -66,9 +66,20 @@ public struct StoreFinder: Sendable {
     /// let search = try StoreFinder().search(["."])
     /// search.stores.map(\.path)  // ["./App.sqlite", "./backup/App copy.store"]
     /// ```
+    /// `progress`, when given, is called with what the search has so far (folders listed, files
+    /// examined, stores found) after each folder listed and each file examined; `isCancelled` is
+    /// asked as often, and true stops the search with a `CancellationError` (the browser's picker
+    /// runs the search off the main queue and shows the progress).
+    ///
+    /// ```swift
+    /// let search = try StoreFinder().search(["."], progress: { print($0.foldersSearched, $0.stores.count) })
+    /// ```
     /// - Throws: ``StackScopeError/notAFolder(path:)`` for a root that does not exist (a folder met
-    ///   during the search that cannot be read is skipped instead).
-    public func search(_ roots: [String]) throws -> StoreSearch {
+    ///   during the search that cannot be read is skipped instead); `CancellationError` when
+    ///   `isCancelled` said so.
+    public func search(
+        _ roots: [String], progress: ((StoreSearch) -> Void)? = nil, isCancelled: () -> Bool = { false }
+    ) throws -> StoreSearch {
         var result = StoreSearch()
         var visitedFolders: Set<String> = []
         // Each real file once: under the path met first, or a path that is not itself a link (a
@@ -109,6 +120,8 @@ public struct StoreFinder: Sendable {
                     continue
                 }
                 result.foldersSearched += 1
+                if isCancelled() { throw CancellationError() }
+                progress?(result)
                 var subfolders: [String] = []
                 for name in names.sorted() {
                     let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
@@ -142,6 +155,12 @@ public struct StoreFinder: Sendable {
                 if let store = Self.examine(file.path, size: size, modified: Self.modificationDate(file.info)) {
                     found.append(store)
                 }
+            }
+            if isCancelled() { throw CancellationError() }
+            if let progress {
+                var partial = result
+                partial.stores = found
+                progress(partial)
             }
         }
         result.stores = found.sorted { $0.path < $1.path }

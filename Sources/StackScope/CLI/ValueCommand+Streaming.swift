@@ -36,13 +36,13 @@ extension ValueCommand {
                 try write(Data(InspectedValueText.hexDump(chunk, base: at).map { $0 + "\n" }.joined().utf8))
                 at += chunk.count
             }
-        case .tree, .json:
+        case .tree, .json, .image:  // .image: the command draws pictures itself (ValueCommand.picture); here its tree
             let inspection = bytes.count <= ValueInspector.defaultDecodedSize
                 ? ValueInspector.inspect(try bytes.bytes(in: 0..<bytes.count)) : try ValueInspector.inspect(reading: bytes)
-            var text = mode == .tree
-                ? InspectedValueText.tree(inspection).joined(separator: "\n") + "\n"
-                : InspectedValueText.json(inspection).rendered() + "\n"
-            if mode == .tree, case let .externalFile(url)? = location { text += "stored in \(url.path)\n" }
+            var text = mode == .json
+                ? InspectedValueText.json(inspection).rendered() + "\n"
+                : InspectedValueText.tree(inspection).joined(separator: "\n") + "\n"
+            if mode != .json, case let .externalFile(url)? = location { text += "stored in \(url.path)\n" }
             try write(Data(text.utf8))
         case .text:
             guard bytes.count <= ValueInspector.defaultDecodedSize else {

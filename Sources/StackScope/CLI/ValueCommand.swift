@@ -1,7 +1,7 @@
 import CoreStack
 import Foundation
 
-/// `stackscope value STORE --entity E --id URI|PK --attribute A [--as tree|text|hex|json] [--raw]`:
+/// `stackscope value STORE --entity E --id URI|PK --attribute A [--as tree|text|hex|json|image] [--raw]`:
 /// one attribute value of one object, decoded by ``ValueInspector`` (keyed archives, property
 /// lists, JSON, text, compressed data, image headers), or its stored bytes for piping.
 ///
@@ -103,6 +103,9 @@ public enum ValueCommand {
         case .hex: return InspectedValueText.hexDump(data).map { $0 + "\n" }.joined()
         case .tree: return InspectedValueText.tree(ValueInspector.inspect(data)).joined(separator: "\n") + "\n"
         case .json: return InspectedValueText.json(ValueInspector.inspect(data)).rendered() + "\n"
+        case .image:
+            let area = pictureArea(width: nil, height: nil, terminal: nil)
+            return try picture(data, style: .detect(environment: ProcessInfo.processInfo.environment), columns: area.columns, rows: area.rows)
         case .text:
             let inspection = ValueInspector.inspect(data)
             var current = inspection

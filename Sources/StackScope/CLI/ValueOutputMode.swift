@@ -12,4 +12,6 @@ public enum ValueOutputMode: String, Sendable, CaseIterable {
     case hex
     /// The decoded tree as JSON.
     case json
+    /// An image's picture, drawn for the terminal (``ValueCommand/picture(_:style:columns:rows:)``).
+    case image
 }

@@ -1,4 +1,5 @@
 import CCurses
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -33,6 +34,7 @@ public final class CursesBackend: TerminalBackend {
     private var cursorShown = false
     private var mouseOn: Bool?
     private var colorPairs = CursesColorPairs()
+    private var pictureLayer: TerminalPictureLayer
 
     /// Takes over the terminal: requires ttys on stdin and stdout, sets the locale, saves the
     /// terminal modes and starts curses (raw, no echo, keypad, no newline translation, a 25 ms
@@ -43,8 +45,10 @@ public final class CursesBackend: TerminalBackend {
     ///     each frame's `mouse` flag then turns it on and off.
     ///   - installsFatalSignalHandler: installs ``FatalSignalHandler`` so a crash resets the
     ///     terminal before the Swift runtime prints its backtrace.
+    ///   - pictures: how frames' pictures are drawn (default: as the environment says,
+    ///     ``PictureStyle/detect(environment:graphics:)``).
     /// - Throws: ``TerminalError`` when stdin or stdout is not a terminal or `TERM` is unknown.
-    public init(mouse: Bool, installsFatalSignalHandler: Bool = true) throws(TerminalError) {
+    public init(mouse: Bool, installsFatalSignalHandler: Bool = true, pictures: PictureStyle? = nil) throws(TerminalError) {
         let inTTY = isatty(STDIN_FILENO) == 1
         let outTTY = isatty(STDOUT_FILENO) == 1
         guard inTTY, outTTY else {
@@ -61,6 +65,8 @@ public final class CursesBackend: TerminalBackend {
         self.screen = screen
         self.mouseAllowed = mouse
         self.isActive = true
+        self.pictureLayer = TerminalPictureLayer(
+            style: pictures ?? PictureStyle.detect(environment: ProcessInfo.processInfo.environment))
 
         let win = ccurses_stdscr()
         raw()
@@ -89,6 +95,7 @@ public final class CursesBackend: TerminalBackend {
             _ = resizeterm(rows, cols)
         }
         size = Size(width: Int(ccurses_maxx(win)), height: Int(ccurses_maxy(win)))
+        pictureLayer.cell = CursesBackend.cellPixels(size) ?? PictureRenderer.defaultCell
 
         if installsFatalSignalHandler {
             FatalSignalHandler.install(termios: modes)
@@ -103,15 +110,20 @@ public final class CursesBackend: TerminalBackend {
 
     /// Paints `frame`: only the cells that differ from the last frame are handed to curses (all of
     /// them after ``invalidate()``), then one `doupdate`. The cursor and the mouse mode change only
-    /// when the frame's differ from the last.
+    /// when the frame's differ from the last. The frame's pictures are written over the cells
+    /// after that (``TerminalPictureLayer``), and the whole screen is repainted when one goes away.
     public func draw(_ frame: Frame) {
         guard isActive else { return }
         let win = ccurses_stdscr()
         let buffer = frame.buffer
         let rows = min(buffer.height, size.height)
         let cols = min(buffer.width, size.width)
+        let (clear, prefix) = pictureLayer.prepare(frame.pictures)
+        if clear { invalidate() }
+        writeRaw(prefix)
         let last = previous.flatMap { $0.size == buffer.size ? $0 : nil }
         if last == nil { _ = werase(win) }
+        var drewUnderPicture = false
 
         var cchar = cchar_t()
         for y in 0..<rows {
@@ -119,6 +131,9 @@ public final class CursesBackend: TerminalBackend {
                 let cell = buffer[x, y]
                 if cell.isContinuation { continue }
                 if let last, last[x, y] == cell { continue }
+                if !frame.pictures.isEmpty, !drewUnderPicture, frame.pictures.contains(where: { $0.area.contains(x: x, y: y) }) {
+                    drewUnderPicture = true
+                }
                 if cell.width == 2, x + 1 >= cols {
                     // The terminal is narrower than the buffer: half a glyph cannot be drawn.
                     put(Cell(text: " ", width: 1, style: cell.style), x: x, y: y, into: &cchar, win: win)
@@ -149,6 +164,26 @@ public final class CursesBackend: TerminalBackend {
 
         _ = wnoutrefresh(win)
         _ = doupdate()
+        writeRaw(pictureLayer.paint(frame.pictures, cellsRepainted: last == nil || drewUnderPicture))
+    }
+
+    /// Writes bytes straight to the terminal, past curses (on the same `stdout` it writes to),
+    /// and flushes them.
+    private func writeRaw(_ text: String) {
+        guard !text.isEmpty else { return }
+        var text = text
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { ccurses_write_raw($0.baseAddress, $0.count) }
+        }
+    }
+
+    /// A cell's size in pixels, when the terminal reports its size in pixels (TIOCGWINSZ).
+    private static func cellPixels(_ size: Size) -> Size? {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        guard ccurses_window_pixels(STDOUT_FILENO, &width, &height) == 0, size.width > 0, size.height > 0 else { return nil }
+        let cell = Size(width: Int(width) / size.width, height: Int(height) / size.height)
+        return cell.width > 0 && cell.height > 0 ? cell : nil
     }
 
     private func put(_ cell: Cell, x: Int, y: Int, into cchar: inout cchar_t, win: UnsafeMutablePointer<WINDOW>?) {
@@ -265,6 +300,7 @@ public final class CursesBackend: TerminalBackend {
         }
         let win = ccurses_stdscr()
         size = Size(width: Int(ccurses_maxx(win)), height: Int(ccurses_maxy(win)))
+        pictureLayer.cell = CursesBackend.cellPixels(size) ?? pictureLayer.cell
         invalidate()
     }
 
@@ -274,6 +310,7 @@ public final class CursesBackend: TerminalBackend {
     public func suspend() {
         guard isActive else { return }
         if mouseOn == true { _ = mousemask(0, nil) }
+        writeRaw(pictureLayer.remove())
         _ = curs_set(1)
         _ = endwin()
         _ = fflush(nil)
@@ -292,6 +329,7 @@ public final class CursesBackend: TerminalBackend {
         guard isActive else { return }
         isActive = false
         if mouseOn == true { _ = mousemask(0, nil) }
+        writeRaw(pictureLayer.remove())
         _ = curs_set(1)
         _ = endwin()
         _ = fflush(nil)

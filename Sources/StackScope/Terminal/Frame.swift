@@ -11,17 +11,21 @@ public struct Frame: Sendable, Equatable {
     public var cursor: (x: Int, y: Int)?
     /// Whether the app wants mouse events.
     public var mouse: Bool
+    /// Pictures drawn over the cells (the value inspector's image preview).
+    public var pictures: [FramePicture]
 
-    /// Creates a frame; by default the cursor is hidden and mouse events are on.
-    public init(buffer: ScreenBuffer, cursor: (x: Int, y: Int)? = nil, mouse: Bool = true) {
+    /// Creates a frame; by default the cursor is hidden, mouse events are on and there is no picture.
+    public init(buffer: ScreenBuffer, cursor: (x: Int, y: Int)? = nil, mouse: Bool = true, pictures: [FramePicture] = []) {
         self.buffer = buffer
         self.cursor = cursor
         self.mouse = mouse
+        self.pictures = pictures
     }
 
-    /// Whether two frames have the same buffer, cursor position and mouse mode.
+    /// Whether two frames have the same buffer, cursor position, mouse mode and pictures.
     public static func == (a: Frame, b: Frame) -> Bool {
         a.buffer == b.buffer && a.cursor?.x == b.cursor?.x && a.cursor?.y == b.cursor?.y && a.mouse == b.mouse
+            && a.pictures == b.pictures
     }
 }
 

@@ -151,10 +151,12 @@ extension App {
             b.put(v.summary, x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .bold)
             let room = max(0, inner.height - 2)
             for (i, line) in v.lines(from: v.offset, count: room).enumerated() {
-                b.put(line, x: inner.x + 1, y: inner.y + 1 + i, maxWidth: inner.width - 1)
+                var failed = false
+                if v.mode == .picture, v.offset + i == 0, case .failure? = v.picture { failed = true }
+                b.put(line, x: inner.x + 1, y: inner.y + 1 + i, maxWidth: inner.width - 1, style: failed ? Style(fg: .red, bold: true) : .plain)
             }
             let shown = v.lineCount == 0 ? "empty" : "\(v.offset + 1)–\(min(v.lineCount, v.offset + room)) of \(v.lineCount)"
-            let modes = ValueInspectorState.Mode.allCases.map(\.rawValue).joined(separator: "/")
+            let modes = v.modes.map(\.rawValue).joined(separator: "/")
             b.put("Tab/m \(modes) · ↑↓ PgUp PgDn g G scroll (\(shown)) · / n N search · y copies JSON · :save-value FILE · Esc closes", x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
             return nil
         case let .plainTable(v):

@@ -190,6 +190,30 @@ struct StoreDiffTests {
         #expect(bare.entities.first { $0.name == "Book" }?.notes.contains { $0.contains("publisher not compared") } == true)
     }
 
+    @Test("progress is called once per entity compared, in the report's order, before it is compared; a progress that throws stops the run with its error")
+    func progressAndCancel() throws {
+        let model = try LibraryModel.make()
+        let url = try Fixtures.temporaryFolder().appendingPathComponent("lib.sqlite")
+        try Self.write(url, model: model) { try Self.seed($0, isbns: (0..<4).map { _ in UUID() }) }
+        let other = try Self.copy(url, to: "other.sqlite")
+        let old = try SQLiteStore(url: url, model: model, readOnly: true)
+        let new = try SQLiteStore(url: other, model: model, readOnly: true)
+        defer { old.close(); new.close() }
+        var calls: [(String, Int, Int)] = []
+        let report = try StoreDiff(old: old, new: new).run { name, i, n in calls.append((name, i, n)) }
+        #expect(calls.map(\.0) == report.entities.map(\.name))
+        #expect(calls.map(\.1) == Array(0..<report.entities.count))
+        #expect(calls.allSatisfy { $0.2 == report.entities.count })
+        var seen = 0
+        #expect(throws: CancellationError.self) {
+            try StoreDiff(old: old, new: new).run { _, i, _ in
+                seen += 1
+                if i == 1 { throw CancellationError() }
+            }
+        }
+        #expect(seen == 2)
+    }
+
     @Test("unknown entities and key attributes are errors naming them")
     func unknownNames() throws {
         let model = try LibraryModel.make()

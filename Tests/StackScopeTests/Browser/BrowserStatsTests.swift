@@ -64,13 +64,38 @@ struct BrowserStatsTests {
             Issue.record("no report")
             return
         }
-        #expect(report.filters.count == expected.mostCommon.count)
+        #expect(report.filters.count == expected.mostCommon.count + expected.histogram.count)
         h.press("j")
         h.press("Enter")
         let second = expected.mostCommon[1]
         let filter = try #require(StatsCommand.filter(for: second.value, property: "number"))
         #expect(h.waitUntil { $0.table.filter == filter && $0.busy == nil }, "\(String(describing: h.state.table.filter))")
         #expect(h.state.table.objectCount == second.count)
+    }
+
+    @Test(":stats pages, then down past the most common values onto the histogram's bins: Enter on the second bin filters the table to its range, as many books as the bin counts; the last bin includes its upper bound")
+    func enterFiltersToABin() throws {
+        let (url, _) = try TestSupport.demoStore(size: 120)
+        let session = try BrowserSession.open(storePath: url.path, modelPath: nil, readOnly: true)
+        let h = try BrowserHarness(session: session, open: "Book")
+        let expected = try StatsCommand.statistics(storePath: url.path, modelPath: nil, entity: "Book", property: "pages")
+        #expect(expected.histogram.count == 10)
+        command(h, "stats pages")
+        #expect(h.waitUntil { $0.topModal != nil })
+        guard case let .confirm(report)? = h.state.topModal else {
+            Issue.record("no report")
+            return
+        }
+        #expect(report.filters.count == expected.mostCommon.count + expected.histogram.count)
+        for _ in 0..<(expected.mostCommon.count + 1) { h.press("j") }
+        h.press("Enter")
+        let filter = try #require(StatsCommand.filter(forBin: 1, of: expected))
+        #expect(filter == "pages >= \(expected.histogram[1].lowerBound) AND pages < \(expected.histogram[1].upperBound)")
+        #expect(h.waitUntil { $0.table.filter == filter && $0.busy == nil }, "\(String(describing: h.state.table.filter))")
+        #expect(h.state.table.objectCount == expected.histogram[1].count)
+        let last = try #require(StatsCommand.filter(forBin: 9, of: expected))
+        #expect(last.hasSuffix("pages <= \(expected.histogram[9].upperBound)"))
+        #expect(StatsCommand.filter(forBin: 10, of: expected) == nil)
     }
 
     @Test("the filter of a value names it in the predicate format: text quoted and escaped, numbers, booleans, dates and UUIDs cast, to-many counts")

@@ -41,7 +41,12 @@ struct ValueInspectorScreenTests {
         v.mode = .hex
         let at = try #require(archive.range(of: Data("item 42".utf8)))
         #expect(v.find("item 42") == (at.lowerBound - archive.startIndex) / 16)
-        #expect(ValueInspectorState(title: "x", data: Data([0xFF, 0xD8, 0xFF, 0xD9])).lines(from: 0, count: 5) == ["(no tree inside: Tab shows the bytes)"])
+        // An image with nothing in it: the picture mode says why, the tree has nothing.
+        var empty = ValueInspectorState(title: "x", data: Data([0xFF, 0xD8, 0xFF, 0xD9]))
+        #expect(empty.mode == .picture)
+        #expect(empty.lines(from: 0, count: 5) == ["cannot decode JPEG: JPEG datastream contains no image", "Tab shows the bytes"])
+        empty.nextMode()
+        #expect(empty.lines(from: 0, count: 5) == ["(no tree inside: Tab shows the bytes)"])
         v.mode = .tree
     }
 

@@ -3,8 +3,9 @@ import GRDB
 
 extension SQLiteStore {
     /// What one column of an entity holds (``ColumnStatistics``), computed in SQL over every
-    /// object the request's predicate matches: three queries over the entity's table (counts and
-    /// range in one pass, the most common values, the histogram), none loading objects. On the
+    /// object the request's predicate matches: one query over the entity's table grouping the
+    /// values (the counts, range, most common values and histogram are taken from its groups;
+    /// a second scan for the mean of real numbers), none loading objects. On the
     /// store's second connection when the file is in WAL mode, so saves and faults go on meanwhile;
     /// `cancellation` stops a running query (the call then throws `CancellationError`).
     ///
@@ -75,23 +76,19 @@ extension SQLiteStore {
         }
     }
 
+    /// The figures in one pass over the matching objects: their values grouped and read in value
+    /// order (SQLite's: numbers, then text, then blobs), from which the counts, the range, the most
+    /// common values and the histogram's bins are taken as the groups go by. The mean of a column
+    /// holding real numbers is SQLite's own `AVG` (a second scan, no sort), so it is the figure
+    /// SQLite gives to the last bit; of integers it is their exact sum over their count, as `AVG`
+    /// computes it.
     private func statistics(_ db: Database, _ request: ColumnStatisticsRequest, _ column: StatisticsColumn) throws -> ColumnStatistics {
         var fetch = StoreFetchRequest(entity: request.entity, predicate: request.predicate)
         fetch.includesSubentities = request.includesSubentities
         // No ORDER BY: an empty grouping asks for none.
         let (base, arguments) = try selectSQL(db, fetch, countOnly: false, columns: column.select, groupBy: [])
         let args = StatementArguments(arguments)
-        let mean = column.isNumeric ? "AVG(CASE WHEN typeof(v) IN ('integer', 'real') THEN v END)" : "NULL"
-        let summarySQL = "SELECT COUNT(*), COUNT(v), COUNT(DISTINCT v), MIN(v), MAX(v), \(mean) FROM (\(base)) s"
-        guard let summary = try Row.fetchOne(db, sql: summarySQL, arguments: args) else {
-            throw CoreStackError.sqlite(path: path, message: "no result for the statistics of \(request.entity.name).\(request.property)")
-        }
-        let rowCount: Int = summary[0]
-        let valueCount: Int = summary[1]
-        let distinct: Int = summary[2]
-        let minValue = summary[3] as DatabaseValue
-        let maxValue = summary[4] as DatabaseValue
-        let average = summary[5] as Double?
+        let object = isObject(column)
 
         func value(_ dbValue: DatabaseValue, entityNumber: Int64?) -> ColumnStatistics.Value {
             if dbValue.isNull { return .null }
@@ -105,26 +102,78 @@ extension SQLiteStore {
             }
         }
 
-        var mostCommon: [ColumnStatistics.ValueCount] = []
-        if request.mostCommonLimit > 0 {
-            let topSQL = "SELECT v, e, COUNT(*) AS n FROM (SELECT *\(isObject(column) ? "" : ", NULL AS e") FROM (\(base))) s "
-                + "WHERE v IS NOT NULL GROUP BY v, e ORDER BY n DESC, v LIMIT \(request.mostCommonLimit)"
-            for row in try Row.fetchAll(db, sql: topSQL, arguments: args) {
-                let n: Int = row[2]
-                mostCommon.append(.init(value: value(row[0], entityNumber: row[1]), count: n))
+        var rowCount = 0
+        var nullCount = 0
+        var distinct = 0
+        var minValue: DatabaseValue?
+        var maxValue: DatabaseValue?
+        var previous: DatabaseValue?
+        // Integers summed exactly (as AVG does until it overflows); any real, or an overflow: AVG itself.
+        var integerSum: Int64 = 0
+        var integerCount = 0
+        var needsAverage = false
+        // The most common values so far, most common first, ties in value order (the order seen).
+        let limit = max(0, request.mostCommonLimit)
+        var top: [(value: DatabaseValue, entity: Int64?, count: Int)] = []
+        // The numbers and how many objects hold each, for the histogram once the range is known.
+        let wantsHistogram = column.isNumeric && request.binCount > 0
+        var numbers: [(Double, Int)] = []
+
+        let groupsSQL = "SELECT v, e, COUNT(*) FROM (SELECT *\(object ? "" : ", NULL AS e") FROM (\(base))) s GROUP BY v, e ORDER BY v, e"
+        let groups = try Row.fetchCursor(db, sql: groupsSQL, arguments: args)
+        while let row = try groups.next() {
+            let v = row[0] as DatabaseValue
+            let n: Int = row[2]
+            rowCount += n
+            guard !v.isNull else {
+                nullCount += n
+                continue
+            }
+            // A to-one's groups are (key, entity): one key, one object, whatever its entity column says.
+            if !object || previous != v { distinct += 1 }
+            previous = v
+            if minValue == nil { minValue = v }
+            maxValue = v
+            switch v.storage {
+            case let .int64(i):
+                if column.isNumeric {
+                    let (product, o1) = i.multipliedReportingOverflow(by: Int64(n))
+                    let (sum, o2) = integerSum.addingReportingOverflow(product)
+                    if o1 || o2 { needsAverage = true } else { integerSum = sum }
+                    integerCount += n
+                }
+                if wantsHistogram { numbers.append((Double(i), n)) }
+            case let .double(d):
+                if column.isNumeric { needsAverage = true }
+                if wantsHistogram { numbers.append((d, n)) }
+            default: break
+            }
+            if limit > 0, top.count < limit || n > top[top.count - 1].count {
+                let entity: Int64? = object ? row[1] : nil
+                let at = top.firstIndex { $0.count < n } ?? top.count
+                top.insert((v, entity, n), at: at)
+                if top.count > limit { top.removeLast() }
             }
         }
 
+        var mean: Double?
+        if needsAverage {
+            let averageSQL = "SELECT AVG(CASE WHEN typeof(v) IN ('integer', 'real') THEN v END) FROM (\(base)) s"
+            mean = try Double.fetchOne(db, sql: averageSQL, arguments: args)
+        } else if integerCount > 0 {
+            mean = Double(integerSum) / Double(integerCount)
+        }
+
         var histogram: [ColumnStatistics.Bin] = []
-        if column.isNumeric, request.binCount > 0, let lo = Double.fromDatabaseValue(minValue), let hi = Double.fromDatabaseValue(maxValue) {
+        if wantsHistogram, let lo = minValue.flatMap(Double.fromDatabaseValue), let hi = maxValue.flatMap(Double.fromDatabaseValue) {
             let bins = hi > lo ? request.binCount : 1
             let width = hi > lo ? (hi - lo) / Double(bins) : 1
             var counts = [Int](repeating: 0, count: bins)
-            let histogramSQL = "SELECT MIN(MAX(CAST((v - ?) / ? AS INTEGER), 0), \(bins - 1)) AS b, COUNT(*) FROM (\(base)) s "
-                + "WHERE typeof(v) IN ('integer', 'real') GROUP BY b"
-            for row in try Row.fetchAll(db, sql: histogramSQL, arguments: StatementArguments([lo, width]) + args) {
-                let b: Int = row[0], n: Int = row[1]
-                if counts.indices.contains(b) { counts[b] += n }
+            for (x, n) in numbers {
+                // As SQL's MIN(MAX(CAST((v - lo) / width AS INTEGER), 0), bins - 1).
+                let q = (x - lo) / width
+                let b = q.isNaN || q < 1 ? 0 : q >= Double(bins - 1) ? bins - 1 : Int(q)
+                counts[b] += n
             }
             histogram = counts.enumerated().map { i, n in
                 .init(lowerBound: lo + Double(i) * width, upperBound: i == bins - 1 ? hi : lo + Double(i + 1) * width, count: n)
@@ -132,10 +181,11 @@ extension SQLiteStore {
         }
         return ColumnStatistics(
             entityName: request.entity.name, propertyName: request.property, rowCount: rowCount,
-            nullCount: rowCount - valueCount, distinctCount: distinct,
-            minimum: minValue.isNull ? nil : value(minValue, entityNumber: nil),
-            maximum: maxValue.isNull ? nil : value(maxValue, entityNumber: nil),
-            mean: average, mostCommon: mostCommon, histogram: histogram)
+            nullCount: nullCount, distinctCount: distinct,
+            minimum: minValue.map { value($0, entityNumber: nil) },
+            maximum: maxValue.map { value($0, entityNumber: nil) },
+            mean: mean, mostCommon: top.map { .init(value: value($0.value, entityNumber: $0.entity), count: $0.count) },
+            histogram: histogram)
     }
 
     private func isObject(_ column: StatisticsColumn) -> Bool {
