@@ -105,7 +105,7 @@ struct InspectorBench {
         let archiveInspector = try ValueInspectorState(title: "Blob.data", value: try store.storedValue(of: archiveValueID, attribute: "data")!)
         let archiveMs = ms(since: t)
 
-        guard checksum == pages * 32, last.last?.hasPrefix(String(Self.valueSize - 16, radix: 16)) == true, found == nil, whole > Self.valueSize else {
+        guard checksum == pages * 32, last.last?.hasPrefix("0" + String(Self.valueSize - 16, radix: 16)) == true, found == nil, whole > Self.valueSize else {
             throw CocoaError(.coderInvalidValue)
         }
         print("""
