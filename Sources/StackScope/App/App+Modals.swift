@@ -384,7 +384,7 @@ extension App {
         let before = parts.dropLast().joined(separator: " ") + " "
         var options: [String] = []
         switch head {
-        case "entity": options = s.entities.all.map(\.name)
+        case "entity": options = s.entities.all.filter { $0.kind == .entity }.map(\.name)
         case "sort": options = parts.count == 2 ? s.table.columns.map(\.name) : ["asc", "desc"]
         case "export": options = parts.count == 2 ? ["csv", "json"] : []
         case "mouse": options = ["on", "off"]
@@ -401,8 +401,9 @@ extension App {
         case "q", "quit": return run(&s, .quit)
         case "q!", "quit!": return run(&s, .forceQuit)
         case "entity", "e":
-            guard let node = s.entities.all.first(where: { $0.name == rest }) ?? s.entities.all.first(where: { $0.name.lowercased() == rest.lowercased() }) else {
-                setStatus(&s, "No entity “\(rest)”: \(s.entities.all.map(\.name).joined(separator: ", "))", .error)
+            let entities = s.entities.all.filter { $0.kind == .entity }
+            guard let node = entities.first(where: { $0.name == rest }) ?? entities.first(where: { $0.name.lowercased() == rest.lowercased() }) else {
+                setStatus(&s, "No entity “\(rest)”: \(entities.map(\.name).joined(separator: ", "))", .error)
                 return []
             }
             if let i = s.entities.visible.firstIndex(where: { $0.name == node.name }) { s.entities.scroll.selection = i }

@@ -74,17 +74,46 @@ extension BrowserData {
         return try store.plainTable(named: name).storedValue(column: column, rowID: rowID)
     }
 
-    /// What the value inspector shows of an attribute: the saved value read a range at a time
-    /// (through SQLite's blob I/O, or its external data file) when the context in use has not
-    /// changed it; else the value in the context.
-    func inspectedValue(for id: ManagedObjectID, key: String, title: String) throws -> ValueInspectorState {
+    /// The bytes of an attribute to read a range at a time, and the path of its external data
+    /// file if it has one: the saved value (through SQLite's blob I/O, or its file) when the
+    /// context in use has not changed it; else the value in the context.
+    func valueBytes(for id: ManagedObjectID, key: String) throws -> (bytes: any ValueBytes, location: String?) {
         let changed = context.performAndWait { context.registeredObject(for: id)?.changedValues()[key] != nil }
-        if !changed, !id.isTemporaryID, let store = sqliteStore {
-            guard let value = try store.storedValue(of: id, attribute: key) else {
-                throw BrowserError.nothingTo("inspect: \(key) holds no bytes here")
-            }
-            return try ValueInspectorState(title: title, value: value, source: (id, key))
+        guard !changed, !id.isTemporaryID, let store = sqliteStore else { return (try attributeBytes(for: id, key: key), nil) }
+        guard let value = try store.storedValue(of: id, attribute: key) else {
+            throw BrowserError.nothingTo("inspect: \(key) holds no bytes here")
         }
-        return ValueInspectorState(title: title, data: try attributeBytes(for: id, key: key), source: (id, key))
+        if case let .externalFile(url) = value.location { return (value.bytes, url.path) }
+        return (value.bytes, nil)
+    }
+
+    /// The value inspector on an attribute (see ``valueBytes(for:key:)``).
+    func inspectedValue(for id: ManagedObjectID, key: String, title: String) throws -> ValueInspectorState {
+        let (bytes, location) = try valueBytes(for: id, key: key)
+        return try ValueInspectorState(title: title, bytes: bytes, location: location, source: (id, key))
+    }
+}
+
+extension BrowserData {
+    /// Writes the stored bytes of an attribute to `url` (what `:save-value FILE` does) and returns
+    /// how many: the saved value streamed a chunk at a time when the context has not changed it
+    /// (a 100 MB value is never in memory whole), else the value in the context.
+    ///
+    /// - Throws: ``BrowserError/cannotWrite(path:reason:)`` naming the file, or what reading throws.
+    func writeValue(of id: ManagedObjectID, key: String, to url: URL) throws -> Int {
+        let bytes = try valueBytes(for: id, key: key).bytes
+        do {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw BrowserError.cannotWrite(path: url.path, reason: "it cannot be created")
+            }
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            try bytes.forEachChunk { try handle.write(contentsOf: $0) }
+        } catch let error as BrowserError {
+            throw error
+        } catch {
+            throw BrowserError.cannotWrite(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return bytes.count
     }
 }

@@ -280,14 +280,9 @@ public final class BrowserProgram {
         case let .saveValue(id, key, path):
             later { [self] in
                 do {
-                    let bytes = try data.attributeBytes(for: id, key: key)
                     let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-                    do {
-                        try bytes.write(to: url)
-                    } catch {
-                        throw BrowserError.cannotWrite(path: url.path, reason: (error as NSError).localizedDescription)
-                    }
-                    dispatch(.message("Wrote \(key)'s \(bytes.count) bytes to \(url.path)", .info))
+                    let count = try data.writeValue(of: id, key: key, to: url)
+                    dispatch(.message("Wrote \(key)'s \(count) bytes to \(url.path)", .info))
                 } catch {
                     dispatch(.message(StackScopeErrorMessage.line(for: error), .error))
                 }

@@ -57,6 +57,11 @@ extension App {
                 x += widths[ci] + 1
             }
         }
+        // The status line is under the view: its message (a sort, a filter, a refusal) on the bottom border.
+        if let message = s.status.message {
+            let style = s.status.level == .info ? Style(fg: .yellow, bold: true) : Style(fg: .red, bold: true)
+            b.put(" \(message) ", x: r.x + 2, y: r.maxY - 1, maxWidth: max(0, r.width - 4), style: style)
+        }
         let position = v.rowCount == 0 ? "" : " (\(formatCount(v.scroll.selection + 1)) of \(formatCount(v.rowCount)))"
         b.put("↑↓ PgUp PgDn g G rows\(position) · ←→ column · s sort · f / filter · Enter inspects the cell · Esc closes",
               x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
