@@ -77,8 +77,11 @@ extension CoreDataStack {
     ///     if case let .failure(error) = result { report(error) }
     /// }
     /// ```
+    ///
+    /// The reset runs on a Dispatch queue of its own, not on Swift concurrency's cooperative pool:
+    /// it goes ahead even while every thread of that pool is blocked by the caller's other work.
     public func resetStore(callbackQueue: DispatchQueue, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        Task {
+        Task(executorPreference: DispatchTaskExecutor(label: "CoreStack.CoreDataStack.resetStore")) { [self] in
             let result: Result<Void, any Error>
             do {
                 try await resetStore()

@@ -357,6 +357,35 @@ struct CoreDataStackTests {
         #expect(ok)
     }
 
+    @Test("resetStore with a completion handler finishes while every thread of the cooperative pool is blocked")
+    func resetCallbackWithPoolBlocked() async throws {
+        let stack = try CoreDataStack.constructInMemoryStack(model: try LibraryModel.make())
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        // More blockers than the pool has threads (one per core): every thread of it waits.
+        let blockers = 2 * ProcessInfo.processInfo.activeProcessorCount
+        let started = Recorder<Int>()
+        for i in 0..<blockers {
+            Task.detached {
+                started.append(i)
+                _ = release.wait(timeout: .now() + 30)
+            }
+        }
+        // Measured on a thread of its own: this test's task is suspended meanwhile.
+        let finished: Bool = await withCheckedContinuation { c in
+            Thread.detachNewThread {
+                // Give the blockers a moment to take the pool's threads.
+                Thread.sleep(forTimeInterval: 0.3)
+                stack.resetStore(callbackQueue: .global()) { _ in done.signal() }
+                let ok = done.wait(timeout: .now() + 10) == .success
+                for _ in 0..<blockers { release.signal() }
+                c.resume(returning: ok)
+            }
+        }
+        #expect(!started.values.isEmpty)
+        #expect(finished, "the reset waited for the cooperative pool")
+    }
+
     @Test("reset removes the store file and its -wal and -shm files (hard links to them are left with one name)")
     func resetRemovesSideFiles() async throws {
         let folder = try StackTempFolder()
