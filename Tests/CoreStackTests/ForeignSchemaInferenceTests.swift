@@ -103,7 +103,7 @@ struct ForeignSchemaInferenceTests {
                     "Z_METADATA", "Z_PRIMARYKEY", "Z_RT_Asset_location", "Z_RT_Asset_location_node", "Z_RT_Asset_location_parent", "Z_RT_Asset_location_rowid"] {
             #expect(report.coreDataTables.contains(own), "\(own)")
         }
-        #expect(report.summary == "2 columns read raw (ZASSET.Z_FOK_GHOST, ZASSET.extra); 2 tables not read (NOTES, Z_9STRANGE)")
+        #expect(report.summary == "2 columns read raw (ZASSET.Z_FOK_GHOST, ZASSET.extra); 2 tables outside the model (NOTES, Z_9STRANGE)")
 
         let store = try SQLiteStore(url: url, model: model, readOnly: true)
         #expect(try store.schemaReport() == report)

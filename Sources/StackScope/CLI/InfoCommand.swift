@@ -40,7 +40,7 @@ public struct StoreInfo: Sendable, Equatable {
     /// Each entity's attributes and relationships, in model order (`info --schema`).
     public var schemas: [EntitySchema] = []
     /// One line saying what the store holds that the model does not explain (columns read raw,
-    /// tables not read), nil when everything was understood.
+    /// tables outside the model), nil when everything was understood.
     public var notUnderstood: String?
     /// Tables that are neither the model's nor Core Data's own (not read).
     public var unexplainedTables: [String] = []

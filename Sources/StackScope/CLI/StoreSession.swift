@@ -35,7 +35,7 @@ public final class StoreSession {
     /// ``schemaReport``'s one line, nil when everything was understood.
     ///
     /// ```swift
-    /// session.notUnderstood  // "1 column read raw (ZASSET.ZEXTRA); 1 table not read (NOTES)"
+    /// session.notUnderstood  // "1 column read raw (ZASSET.ZEXTRA); 1 table outside the model (NOTES)"
     /// ```
     public var notUnderstood: String? { schemaReport?.summary }
 

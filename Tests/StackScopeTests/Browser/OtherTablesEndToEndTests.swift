@@ -11,7 +11,7 @@ extension BrowserEndToEndTests {
         try tmux.sendLine("\(binary) '\(store.path)'")
         try tmux.waitFor(text: "[read-only]", timeout: 30)
         let listed = try tmux.waitFor(text: "Other tables", timeout: 30)
-        #expect(listed.contains("not understood: 2 tables not read (NOTES, TAGS)"))
+        #expect(listed.contains("not understood: 2 tables outside the model (NOTES, TAGS)"))
         try tmux.sendKeys("BTab")
         try tmux.sendKeys("j")
         try tmux.sendKeys("j")

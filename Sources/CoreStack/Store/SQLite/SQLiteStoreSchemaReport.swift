@@ -11,7 +11,7 @@ import Foundation
 ///
 /// ```swift
 /// let report = try SQLiteStore.schemaReport(model: model, at: url)
-/// report.summary  // "2 columns read raw (ZASSET.ZFOO, ZASSET.ZBAR); 1 table not read (NOTES)"
+/// report.summary  // "2 columns read raw (ZASSET.ZFOO, ZASSET.ZBAR); 1 table outside the model (NOTES)"
 /// ```
 public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     /// Columns of entity tables that the model does not place, as `TABLE.COLUMN`: read as raw
@@ -56,7 +56,7 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
     }
 
     /// One line saying what was not understood, nil when everything was: `2 columns read raw
-    /// (ZASSET.ZFOO, ZASSET.ZBAR); 1 table not read (NOTES)` (at most five names per list).
+    /// (ZASSET.ZFOO, ZASSET.ZBAR); 1 table outside the model (NOTES)` (at most five names per list).
     ///
     /// ```swift
     /// print(report.summary ?? "everything understood")
@@ -70,7 +70,7 @@ public struct SQLiteStoreSchemaReport: Sendable, Equatable {
         }
         var parts: [String] = []
         if !rawColumns.isEmpty { parts.append("\(plural(rawColumns.count, "column")) read raw (\(list(rawColumns)))") }
-        if !unexplainedTables.isEmpty { parts.append("\(plural(unexplainedTables.count, "table")) not read (\(list(unexplainedTables)))") }
+        if !unexplainedTables.isEmpty { parts.append("\(plural(unexplainedTables.count, "table")) outside the model (\(list(unexplainedTables)))") }
         if !missingColumns.isEmpty {
             parts.append("\(plural(missingColumns.count, "attribute")) of the model without a column (\(list(missingColumns)))")
         }
