@@ -7,7 +7,7 @@ import Testing
 /// screen read back as text. Everything the program touches runs on the main queue (drained by
 /// another thread under Swift Testing on Linux), so the harness hops there and waits for the
 /// program to be idle instead of sleeping.
-final class BrowserHarness: @unchecked Sendable {
+final class BrowserHarness: KeyDrivenHarness, @unchecked Sendable {
     let session: BrowserSession
     let backend: HeadlessBackend
     var program: BrowserProgram!
@@ -48,39 +48,9 @@ final class BrowserHarness: @unchecked Sendable {
         return try BrowserHarness(session: session, size: screen, open: entity)
     }
 
-    func onMain<T>(_ body: () throws -> T) rethrows -> T { try DispatchQueue.main.sync(execute: body) }
-
-    /// Waits until the program has no queued actions or scheduled jobs (several quiet turns of the
-    /// main queue in a row, so that saves posted from other queues have arrived).
-    func waitUntilIdle(timeout: TimeInterval = 20) {
-        let deadline = Date().addingTimeInterval(timeout)
-        var quiet = 0
-        while quiet < 3 && Date() < deadline {
-            if onMain({ program.isIdle }) { quiet += 1 } else { quiet = 0 }
-            usleep(2_000)
-        }
-    }
-
-    /// Presses keys given by name, separated by spaces: `"j j Enter"`, `"C-d"`, `"PgDn"`, `"S-Tab"`.
-    func press(_ keys: String) {
-        for name in keys.split(separator: " ") {
-            guard let key = Key.parse(String(name)) else {
-                Issue.record("unknown key name \(name)")
-                continue
-            }
-            send(key)
-        }
-    }
-
-    /// Types text character by character.
-    func type(_ text: String) {
-        for c in text { send(.char(c)) }
-    }
-
-    func send(_ key: Key) {
-        onMain { program.dispatch(.key(key)) }
-        waitUntilIdle()
-    }
+    var idleTimeout: TimeInterval { 20 }
+    var programIsIdle: Bool { program.isIdle }
+    func deliver(_ key: Key) { program.dispatch(.key(key)) }
 
     func resize(_ size: Size) {
         onMain {
@@ -91,11 +61,6 @@ final class BrowserHarness: @unchecked Sendable {
     }
 
     var state: AppState { onMain { program.state } }
-    var screen: String { onMain { backend.text } }
-    var lines: [String] { onMain { backend.lines } }
-
-    /// The screen line containing `text`, if any.
-    func line(containing text: String) -> String? { lines.first { $0.contains(text) } }
 
     /// Waits for text to appear on screen (saves arrive from other queues).
     @discardableResult
