@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Screenshots of the real `stackscope` in tmux, rendered to PNG (Docs/Architecture.md, "Testing and screenshots").
+"""Screenshots of the real `stackscope` in tmux, rendered to PNG (Sources/CoreStack/CoreStack.docc/Reference/Architecture.md, "Testing and screenshots").
 
 The binary runs in a private tmux server at a fixed size (120x36, TERM=xterm-256color,
 LANG=C.UTF-8), is driven with `send-keys`, captured with `capture-pane -p -e -N` (without -N

@@ -120,7 +120,7 @@ struct MergeStressTests {
                         return
                     } catch CoreStackError.mergeConflict(_) where policy != .error && tolerateExhaustion {
                         // Another connection won all four attempts (see the save path in
-                        // Docs/Architecture.md): nothing was written, and nothing is claimed.
+                        // Sources/CoreStack/CoreStack.docc/Reference/Architecture.md): nothing was written, and nothing is claimed.
                         log.exhausted += 1
                         ctx.rollback()
                         return

@@ -3,7 +3,7 @@ import Foundation
 /// A value held in one property slot of a managed object or a store row.
 ///
 /// Managed objects keep their attribute values in an array of these, indexed by property, rather
-/// than in a `[String: Any]` (see Docs/Architecture.md: ~10× cheaper to build and read).
+/// than in a `[String: Any]` (see <doc:Architecture>: ~10× cheaper to build and read).
 ///
 /// ```swift
 /// let title: AttributeValue = "Dune"      // .string("Dune")

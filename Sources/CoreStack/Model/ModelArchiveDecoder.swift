@@ -3,7 +3,7 @@ import Foundation
 /// Turns an `NSKeyedArchiver` archive of an `NSManagedObjectModel` (a store's `Z_MODELCACHE`
 /// once inflated, or a compiled `.mom` file) into CoreStack's entity descriptions.
 ///
-/// What is read (Docs/CoreDataModelArchive.md has the whole format):
+/// What is read (Sources/CoreStack/CoreStack.docc/Reference/CoreDataModelArchive.md has the whole format):
 /// - the model: `NSEntities`, `NSVersionIdentifiers`, `NSConfigurations`;
 /// - an entity: `NSEntityName`, `NSSuperentity`, `NSIsAbstract`, `NSClassNameForEntity`,
 ///   `NSRenamingIdentifier`, `NSVersionHashModifier`, `NSUserInfo`, `NSUniqueTuples`,

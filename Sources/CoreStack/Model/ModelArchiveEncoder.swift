@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes a ``ManagedObjectModel`` as Core Data does in a store's `Z_MODELCACHE` and in `.mom`
 /// files: an `NSKeyedArchiver` archive of an `NSManagedObjectModel`, with the classes and keys of
-/// Apple's archives (Docs/CoreDataModelArchive.md), so that ``ModelArchiveDecoder`` and other
+/// Apple's archives (Sources/CoreStack/CoreStack.docc/Reference/CoreDataModelArchive.md), so that ``ModelArchiveDecoder`` and other
 /// readers of Apple's format read it back.
 ///
 /// Like Apple's, each entity's `NSProperties` repeats the inherited properties; entities are

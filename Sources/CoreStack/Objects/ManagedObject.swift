@@ -37,7 +37,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// cost a fetch or an insert of 100,000 objects about 2 ms each).
     var contextLink: ContextLink?
 
-    // Storage: one slot per attribute and per relationship (see Docs/Architecture.md). The one-byte states
+    // Storage: one slot per attribute and per relationship (see Sources/CoreStack/CoreStack.docc/Reference/Architecture.md). The one-byte states
     // and the 4-byte set positions come last, packed together: stored properties are laid out in
     // declaration order, and every byte of an object counts when a fetch makes 100,000 of them.
     // Every field keeps Swift's run-time exclusivity checks (an overlapping access traps instead

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: its mutable state (store, row cache, permanent-ID map, root contexts)
 /// is read and written only under `lock`, and saves are ordered by `saveLock` (see
-/// Docs/Architecture.md, "Locks").
+/// <doc:Architecture>, "Locks").
 public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model of every store and context of this coordinator.
     public let managedObjectModel: ManagedObjectModel

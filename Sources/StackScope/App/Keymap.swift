@@ -203,7 +203,7 @@ public enum Keymap {
     /// The bindings of a command.
     public static func bindings(of command: CommandID) -> [Binding] { all.filter { $0.command == command } }
 
-    /// The key reference as Markdown (docs/KEYS.md is this, checked by a test).
+    /// The key reference as Markdown (Sources/CoreStack/CoreStack.docc/Reference/KEYS.md is this, checked by a test).
     public static func markdown() -> String {
         var out = "# stackscope keys\n\nGenerated from `Keymap.all` (`swift test` checks this file is current). Every command can also be typed after `:` by its name.\n"
         for scope in KeyScope.allCases {

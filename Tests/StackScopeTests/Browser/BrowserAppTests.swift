@@ -22,9 +22,9 @@ struct BrowserAppTests {
         }
     }
 
-    @Test("docs/KEYS.md is the keymap's current Markdown (regenerate with UPDATE_KEYS=1 swift test)")
+    @Test("Sources/CoreStack/CoreStack.docc/Reference/KEYS.md is the keymap's current Markdown (regenerate with UPDATE_KEYS=1 swift test)")
     func keysDocument() throws {
-        let url = TestSupport.repoRoot.appendingPathComponent("docs/KEYS.md")
+        let url = TestSupport.repoRoot.appendingPathComponent("Sources/CoreStack/CoreStack.docc/Reference/KEYS.md")
         let expected = Keymap.markdown()
         if ProcessInfo.processInfo.environment["UPDATE_KEYS"] == "1" {
             try expected.write(to: url, atomically: true, encoding: .utf8)

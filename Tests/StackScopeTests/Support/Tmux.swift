@@ -23,7 +23,7 @@ enum TmuxError: Error, CustomStringConvertible {
 
 /// One command running in a private tmux server (`tmux -L stackscope-test-…`), in a window of a
 /// fixed size with `TERM=xterm-256color` and `LANG=C.UTF-8`, driven with `send-keys` and read with
-/// `capture-pane`: the end-to-end harness for `stackscope` (Docs/Architecture.md, "Testing and screenshots").
+/// `capture-pane`: the end-to-end harness for `stackscope` (Sources/CoreStack/CoreStack.docc/Reference/Architecture.md, "Testing and screenshots").
 ///
 /// ```swift
 /// @Test(.enabled(if: Tmux.isAvailable)) func prompt() throws {

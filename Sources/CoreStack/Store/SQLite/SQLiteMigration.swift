@@ -32,7 +32,7 @@ import GRDB
 /// Not covered: moving rows between entity tables, and the order keys of ordered one-to-many
 /// relationships (`Z_FOK_` columns start empty). Migrated stores keep their UUID and carry
 /// CoreStack's metadata (version hashes of the destination model) and the destination model in
-/// `Z_MODELCACHE`. Docs/Migration.md has the details.
+/// `Z_MODELCACHE`. <doc:Migration> has the details.
 public enum SQLiteMigration {
     /// How each destination entity and property maps to the source model.
     struct Mapping {

@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 
 /// Binds values straight onto a prepared statement's SQLite handle and steps it, for the hot
-/// loops of a save (no boxing of arguments; see Docs/Architecture.md, "The save path"). Used only inside a GRDB write transaction, on the statement's connection.
+/// loops of a save (no boxing of arguments; see Sources/CoreStack/CoreStack.docc/Reference/Architecture.md, "The save path"). Used only inside a GRDB write transaction, on the statement's connection.
 enum SQLiteRawBinding {
     /// SQLite copies the bytes before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a model maps onto Core Data's SQLite layout (Docs/CoreDataFileFormat.md): tables,
+/// How a model maps onto Core Data's SQLite layout (Sources/CoreStack/CoreStack.docc/Reference/CoreDataFileFormat.md): tables,
 /// columns, join tables, indexes, and for every entity where each of its properties lives.
 ///
 /// Entity numbers (`Z_ENT`) come from the store's `Z_PRIMARYKEY` table when one exists (matched by

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// A store in an SQLite file with Core Data's own layout (Docs/CoreDataFileFormat.md), so a
+/// A store in an SQLite file with Core Data's own layout (<doc:CoreDataFileFormat>), so a
 /// store written by an Apple app opens here and the other way round.
 ///
 /// ```swift
