@@ -1,5 +1,6 @@
 import Foundation
 
+/// The names of the notifications contexts post (Core Data's names, for `NotificationCenter` observers).
 extension Notification.Name {
     /// Posted by a context when objects changed (at ``ManagedObjectContext/processPendingChanges()``).
     public static let managedObjectContextObjectsDidChange = Notification.Name("NSManagedObjectContextObjectsDidChangeNotification")

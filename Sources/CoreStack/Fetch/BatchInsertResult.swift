@@ -14,6 +14,11 @@ public struct BatchInsertResult: Sendable {
     /// Existing objects whose relationships the insert changed (each once, in no fixed order).
     public var updatedObjectIDs: [ManagedObjectID]
 
+    /// A result: the inserted objects' IDs in the request's order, and the existing objects the insert changed.
+    ///
+    /// ```swift
+    /// let result = BatchInsertResult(objectIDs: ids)
+    /// ```
     public init(objectIDs: [ManagedObjectID], updatedObjectIDs: [ManagedObjectID] = []) {
         self.objectIDs = objectIDs
         self.updatedObjectIDs = updatedObjectIDs

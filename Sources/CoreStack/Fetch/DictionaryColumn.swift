@@ -9,6 +9,7 @@ import Foundation
 public enum DictionaryColumn: Sendable, Hashable {
     /// An aggregate function over an attribute (or over rows, for `@count` alone).
     public enum Function: String, Sendable, Hashable, CaseIterable {
+        /// `@count`, `@sum`, `@min`, `@max` and `@avg`, as Core Data's key path aggregates spell them.
         case count, sum, min, max, avg
     }
 

@@ -12,9 +12,13 @@ import Foundation
 public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// What a fetch returns.
     public enum ResultType: Sendable, Hashable {
+        /// Managed objects (``FetchResult/objects(_:)``).
         case managedObject
+        /// Object IDs only (``FetchResult/objectIDs(_:)``).
         case managedObjectID
+        /// The number of matches (``FetchResult/count(_:)``).
         case count
+        /// Dictionaries of ``FetchRequest/propertiesToFetch`` (``FetchResult/dictionaries(_:)``).
         case dictionary
     }
 
@@ -52,7 +56,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// let perGenre = try context.fetchDictionaries(r) // [["genre": "SF", "@count": 12, "@sum.pages": 4410], …]
     /// ```
     public var propertiesToGroupBy: [String]?
-    /// The shape of the results, for ``ManagedObjectContext/execute(_:)``.
+    /// The shape of the results, for ``ManagedObjectContext/execute(_:)->FetchResult<T>``.
     public var resultType: ResultType = .managedObject
 
     /// A request for objects of `entityName` (nil: the entity mapped to `T`), filtered and sorted.
@@ -73,10 +77,14 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     }
 }
 
-/// The results of ``ManagedObjectContext/execute(_:)``, by result type.
+/// The results of ``ManagedObjectContext/execute(_:)->FetchResult<T>``, by result type.
 public enum FetchResult<Result: ManagedObject> {
+    /// The objects, for ``FetchRequest/ResultType/managedObject``.
     case objects([Result])
+    /// The IDs, for ``FetchRequest/ResultType/managedObjectID``.
     case objectIDs([ManagedObjectID])
+    /// The count, for ``FetchRequest/ResultType/count``.
     case count(Int)
+    /// One dictionary per row (or group), for ``FetchRequest/ResultType/dictionary``.
     case dictionaries([[String: AttributeValue]])
 }

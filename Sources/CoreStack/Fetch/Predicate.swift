@@ -56,6 +56,11 @@ public indirect enum Predicate: Sendable, Hashable {
         }
     }
 
+    /// The negation of a predicate (`NOT`).
+    ///
+    /// ```swift
+    /// let unread = !(.key("read") == true)
+    /// ```
     public static prefix func ! (p: Predicate) -> Predicate { .not(p) }
 
     /// Every key path the predicate reads (for change tracking and checks against the model).
@@ -73,17 +78,25 @@ public indirect enum Predicate: Sendable, Hashable {
 public struct Comparison: Sendable, Hashable {
     /// The operator.
     public enum Operator: String, Sendable, Hashable, CaseIterable {
+        /// `==`: equal.
         case equal = "=="
+        /// `!=`: not equal.
         case notEqual = "!="
+        /// `<`: less than.
         case lessThan = "<"
+        /// `<=`: less than or equal.
         case lessThanOrEqual = "<="
+        /// `>`: greater than.
         case greaterThan = ">"
+        /// `>=`: greater than or equal.
         case greaterThanOrEqual = ">="
         /// The left value is one of the right list.
         case `in` = "IN"
         /// The right list holds the left value (`list CONTAINS value`) — for collections.
         case contains = "CONTAINS"
+        /// The left string begins with the right one.
         case beginsWith = "BEGINSWITH"
+        /// The left string ends with the right one.
         case endsWith = "ENDSWITH"
         /// `*` and `?` wildcards.
         case like = "LIKE"
@@ -95,8 +108,11 @@ public struct Comparison: Sendable, Hashable {
 
     /// For a to-many key path on the left: must the comparison hold for any or all of the values.
     public enum Modifier: String, Sendable, Hashable {
+        /// No modifier: the key path on the left names one value.
         case direct = ""
+        /// `ANY`: the comparison holds for at least one value of the to-many key path.
         case any = "ANY"
+        /// `ALL`: the comparison holds for every value of the to-many key path.
         case all = "ALL"
     }
 

@@ -7,20 +7,35 @@ import Foundation
 /// type?.rawValue                                      // 200
 /// ```
 public enum AttributeType: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// No type (`NSUndefinedAttributeType`): transient attributes of any value.
     case undefined = 0
+    /// A 16-bit integer.
     case integer16 = 100
+    /// A 32-bit integer.
     case integer32 = 200
+    /// A 64-bit integer.
     case integer64 = 300
+    /// A decimal number (`Decimal`).
     case decimal = 400
+    /// A double-precision floating-point number.
     case double = 500
+    /// A single-precision floating-point number.
     case float = 600
+    /// A string.
     case string = 700
+    /// A Boolean.
     case boolean = 800
+    /// A date (stored as seconds since 2001-01-01 UTC).
     case date = 900
+    /// Bytes, stored inline or, with external storage allowed, in a file beside the store.
     case binaryData = 1000
+    /// A UUID.
     case uuid = 1100
+    /// A URL.
     case uri = 1200
+    /// A value stored as bytes through a value transformer (by default a keyed archive).
     case transformable = 1800
+    /// An object ID (`NSObjectIDAttributeType`).
     case objectID = 2000
 
     /// Reads the name Xcode writes in a model file (`attributeType="Integer 32"`).

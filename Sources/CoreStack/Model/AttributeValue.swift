@@ -11,15 +11,25 @@ import Foundation
 /// title.stringValue                       // "Dune"
 /// ```
 public enum AttributeValue: Sendable, Hashable {
+    /// No value (nil).
     case null
+    /// An integer of any width (the integer attribute types).
     case integer(Int64)
+    /// A floating-point number (double and float attributes).
     case double(Double)
+    /// A string.
     case string(String)
+    /// A Boolean.
     case bool(Bool)
+    /// A date.
     case date(Date)
+    /// Bytes (binary and transformable attributes).
     case data(Data)
+    /// A UUID.
     case uuid(UUID)
+    /// A decimal number.
     case decimal(Decimal)
+    /// A URL.
     case url(URL)
 
     /// True for `.null`.

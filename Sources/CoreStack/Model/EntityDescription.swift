@@ -125,7 +125,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     ///   - name: the entity's name.
     ///   - parent: the name of its parent entity, if any.
     ///   - isAbstract: whether it can have instances of its own.
-    ///   - class: the ``ManagedObject`` subclass for its objects.
+    ///   - managedObjectClass: the ``ManagedObject`` subclass for its objects.
+    ///   - uniquenessConstraints: sets of property names whose values no two objects may share.
+    ///   - fetchIndexes: the entity's indexes, as Xcode's Indexes (``FetchIndexDescription``).
     ///   - properties: attributes and relationships, written with the builder.
     public convenience init(
         _ name: String,
@@ -309,7 +311,9 @@ public struct FetchIndexDescription: Sendable, Hashable {
 
 /// An attribute or a relationship, as written in the entity builder.
 public enum PropertyDescription: Sendable, Hashable {
+    /// An attribute.
     case attribute(AttributeDescription)
+    /// A relationship.
     case relationship(RelationshipDescription)
 
     /// The property's name.

@@ -19,6 +19,7 @@ public protocol AttributeValueConvertible {
 // The members are inlinable so that a typed property's read is specialised in the client module
 // (for `Date?` especially: Optional's conformance is generic and otherwise looks up metadata).
 
+/// Strings are stored in string attributes.
 extension String: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.string(self)`.
     @inlinable public var attributeValue: AttributeValue { .string(self) }
@@ -28,6 +29,7 @@ extension String: AttributeValueConvertible {
     @inlinable public static var absentValue: String { "" }
 }
 
+/// `Int` is stored in the integer attributes (as a 64-bit value).
 extension Int: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.integer(Int64(self))`.
     @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
@@ -37,6 +39,7 @@ extension Int: AttributeValueConvertible {
     @inlinable public static var absentValue: Int { 0 }
 }
 
+/// `Int16` is stored in 16-bit integer attributes.
 extension Int16: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.integer(Int64(self))`.
     @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
@@ -49,6 +52,7 @@ extension Int16: AttributeValueConvertible {
     @inlinable public static var absentValue: Int16 { 0 }
 }
 
+/// `Int32` is stored in 32-bit integer attributes.
 extension Int32: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.integer(Int64(self))`.
     @inlinable public var attributeValue: AttributeValue { .integer(Int64(self)) }
@@ -61,6 +65,7 @@ extension Int32: AttributeValueConvertible {
     @inlinable public static var absentValue: Int32 { 0 }
 }
 
+/// `Int64` is stored in 64-bit integer attributes.
 extension Int64: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.integer(self)`.
     @inlinable public var attributeValue: AttributeValue { .integer(self) }
@@ -70,6 +75,7 @@ extension Int64: AttributeValueConvertible {
     @inlinable public static var absentValue: Int64 { 0 }
 }
 
+/// `Double` is stored in double attributes.
 extension Double: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.double(self)`.
     @inlinable public var attributeValue: AttributeValue { .double(self) }
@@ -83,6 +89,7 @@ extension Double: AttributeValueConvertible {
     @inlinable public static var absentValue: Double { 0 }
 }
 
+/// `Float` is stored in float attributes.
 extension Float: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.double(Double(self))`.
     @inlinable public var attributeValue: AttributeValue { .double(Double(self)) }
@@ -96,6 +103,7 @@ extension Float: AttributeValueConvertible {
     @inlinable public static var absentValue: Float { 0 }
 }
 
+/// `Bool` is stored in Boolean attributes.
 extension Bool: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.bool(self)`.
     @inlinable public var attributeValue: AttributeValue { .bool(self) }
@@ -105,6 +113,7 @@ extension Bool: AttributeValueConvertible {
     @inlinable public static var absentValue: Bool { false }
 }
 
+/// `Date` is stored in date attributes.
 extension Date: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.date(self)`.
     @inlinable public var attributeValue: AttributeValue { .date(self) }
@@ -114,6 +123,7 @@ extension Date: AttributeValueConvertible {
     @inlinable public static var absentValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
 }
 
+/// `Data` is stored in binary attributes.
 extension Data: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.data(self)`.
     @inlinable public var attributeValue: AttributeValue { .data(self) }
@@ -123,6 +133,7 @@ extension Data: AttributeValueConvertible {
     @inlinable public static var absentValue: Data { Data() }
 }
 
+/// `UUID` is stored in UUID attributes.
 extension UUID: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.uuid(self)`.
     @inlinable public var attributeValue: AttributeValue { .uuid(self) }
@@ -132,6 +143,7 @@ extension UUID: AttributeValueConvertible {
     @inlinable public static var absentValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
 }
 
+/// `URL` is stored in URI attributes.
 extension URL: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.url(self)`.
     @inlinable public var attributeValue: AttributeValue { .url(self) }
@@ -141,6 +153,7 @@ extension URL: AttributeValueConvertible {
     @inlinable public static var absentValue: URL { URL(fileURLWithPath: "/") }
 }
 
+/// `Decimal` is stored in decimal attributes.
 extension Decimal: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `.decimal(self)`.
     @inlinable public var attributeValue: AttributeValue { .decimal(self) }
@@ -159,6 +172,7 @@ extension AttributeValue: AttributeValueConvertible {
     @inlinable public static var absentValue: AttributeValue { .null }
 }
 
+/// An optional of a convertible type: `nil` is ``AttributeValue/null``.
 extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConvertible {
     /// The value as an ``AttributeValue``: `self?.attributeValue ?? .null`.
     @inlinable public var attributeValue: AttributeValue { self?.attributeValue ?? .null }

@@ -8,8 +8,11 @@ import Foundation
 /// }
 /// ```
 public enum PropertyValue: Sendable, Hashable, CustomStringConvertible {
+    /// An attribute's value.
     case attribute(AttributeValue)
+    /// A to-one relationship's destination, or nil.
     case toOne(ManagedObjectID?)
+    /// A to-many relationship's destinations (in the relationship's order when it is ordered).
     case toMany([ManagedObjectID])
 
     /// The value as text: the attribute value, or the destination IDs.

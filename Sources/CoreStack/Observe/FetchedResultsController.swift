@@ -56,7 +56,7 @@ import Foundation
 /// ``fetchedObjectIDs``, ``sectionsOfObjectIDs`` and ``numberOfObjects(inSection:)`` register
 /// nothing, while ``fetchedObjects`` and ``sections`` register every row (prefer the ID forms for
 /// large results). A changed object's row is found by scanning the IDs once per batch of changes,
-/// and merges (``ManagedObjectContext/mergeChanges(from:)``) register and report the rows the
+/// and merges (``ManagedObjectContext/mergeChanges(from:)-(SavedObjectIDs)``) register and report the rows the
 /// controller keeps even when the context does not hold their objects. Without a batch size the
 /// controller holds its objects, as Core Data's does. ``prepareFetch()`` runs the SQL query off the
 /// context's queue, cancellably (see ``PreparedFetch``).

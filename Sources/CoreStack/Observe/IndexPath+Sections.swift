@@ -2,6 +2,7 @@ import Foundation
 
 // UIKit and AppKit give IndexPath its `section`/`row` accessors; Foundation on Linux does not.
 #if !canImport(UIKit) && !canImport(AppKit)
+/// `section` and `row`, as UIKit and AppKit give them, for fetched results controllers on Linux.
 extension IndexPath {
     /// An index path of a row in a section, as UIKit spells it.
     ///

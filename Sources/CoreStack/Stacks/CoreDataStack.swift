@@ -13,12 +13,12 @@ import Foundation
 ///     try author.setValue("Ursula", forKey: "firstName")
 ///     try worker.save()          // → main context → private context → disk, on their queues
 /// }
-/// try await stack.waitForPendingSaves()
+/// await stack.waitForPendingSaves()
 /// ```
 ///
 /// Contexts: ``privateQueueContext`` (root, merge policy ``MergePolicy/mergeByPropertyStoreTrump``),
 /// ``mainQueueContext`` (its child on the main queue, same merge policy), ``newChildContext(concurrency:name:)``
-/// (children of the main context) and ``newBatchOperationContext()`` (a separate coordinator over
+/// (children of the main context) and ``newBatchOperationContext(name:)`` (a separate coordinator over
 /// the same file). Saves bubble up asynchronously on each parent's queue; on Linux the main
 /// queue only runs while the main thread services it (`dispatchMain()`, a run loop, the main
 /// actor), so a program that never services it never sees its changes leave the main context.

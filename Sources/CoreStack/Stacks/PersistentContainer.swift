@@ -28,7 +28,9 @@ public final class PersistentContainer: @unchecked Sendable {
     public struct StoreDescription: Sendable, Equatable {
         /// SQLite file or memory.
         public enum StoreType: Sendable, Equatable {
+            /// An SQLite file at ``PersistentContainer/StoreDescription/url``.
             case sqlite
+            /// An ``InMemoryStore``.
             case inMemory
         }
 

@@ -13,7 +13,7 @@ import Darwin
 /// status), when it is suspended (SIGTSTP: save, then stop with SIGSTOP; saving again is possible
 /// after SIGCONT), and at normal exit (`atexit`).
 ///
-/// The signals reach it through ``SignalRouter`` (a `sigaction` handler and a pipe, installed
+/// The signals reach it through `SignalRouter` (a `sigaction` handler and a pipe, installed
 /// before `register` returns, and shared with the browser's terminal signals), on a queue of its
 /// own; each save waits at most a few seconds for the main queue, so a program whose main thread
 /// is blocked still ends. (It used Dispatch signal sources, with the signals set to `SIG_IGN`;

@@ -7,6 +7,7 @@
 public struct InspectedImage: Sendable, Equatable {
     /// The image formats recognised.
     public enum Format: String, Sendable, Equatable, CaseIterable {
+        /// PNG, JPEG, GIF, WebP, HEIC, AVIF and TIFF, by their magic bytes.
         case png = "PNG", jpeg = "JPEG", gif = "GIF", webp = "WebP", heic = "HEIC", avif = "AVIF", tiff = "TIFF"
     }
 

@@ -15,13 +15,19 @@ import Foundation
 public indirect enum InspectedValue: Sendable, Equatable {
     /// `$null`, `NSNull`, JSON `null`.
     case null
+    /// A Boolean (`NSNumber` of a `BOOL`, JSON `true`/`false`, a plist `<true/>`).
     case bool(Bool)
+    /// An integer.
     case integer(Int)
+    /// A floating-point number.
     case real(Double)
+    /// A string.
     case string(String)
+    /// A date (an archived `NSDate`, a plist `<date>`).
     case date(Date)
     /// Bytes (themselves inspectable with ``ValueInspector/inspect(_:limits:)``).
     case data(Data)
+    /// A UUID (an archived `NSUUID`).
     case uuid(UUID)
     /// A URL as its string (an archived `NSURL` with its base resolved).
     case url(String)

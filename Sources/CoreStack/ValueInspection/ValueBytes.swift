@@ -20,6 +20,7 @@ public protocol ValueBytes: Sendable {
     func bytes(in range: Range<Int>) throws -> Data
 }
 
+/// Bytes in memory are a source of bytes for the inspector.
 extension Data: ValueBytes {
     /// The bytes in `range`, clamped to the data, indexed from 0 whatever `startIndex` is.
     ///

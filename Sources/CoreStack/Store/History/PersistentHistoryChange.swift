@@ -14,8 +14,11 @@ public struct PersistentHistoryChange: Sendable, Hashable {
     /// let deletes = transaction.changes.filter { $0.changeType == .delete }
     /// ```
     public enum ChangeType: Int, Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The object was inserted.
         case insert = 0
+        /// The object was updated (``PersistentHistoryChange/updatedProperties`` names what changed).
         case update = 1
+        /// The object was deleted (its tombstone keeps the values the model marks).
         case delete = 2
 
         /// The change type as text: `insert`, `update` or `delete`.

@@ -12,6 +12,7 @@ public struct MigrationPlan: Sendable, Equatable {
     public struct Step: Sendable, Equatable, CustomStringConvertible {
         /// What happens to the entity or property.
         public enum Kind: String, Sendable, Equatable {
+            /// Added, removed, renamed (by renaming identifier), retyped, or kept as it is.
             case added, removed, renamed, retyped, kept
         }
         /// The entity's name.

@@ -1,5 +1,6 @@
 import Foundation
 
+/// The name of the notification a coordinator posts when another connection committed to its store.
 extension Notification.Name {
     /// Posted by a coordinator (the notification's object) when another connection committed to
     /// its store (Core Data's `NSPersistentStoreRemoteChangeNotification`); the user info holds
@@ -16,7 +17,7 @@ extension Notification.Name {
     public static let persistentStoreRemoteChange = Notification.Name("NSPersistentStoreRemoteChangeNotification")
 }
 
-/// The user-info keys of ``Foundation/Notification/Name/persistentStoreRemoteChange`` (Core Data's names).
+/// The user-info keys of ``Foundation/NSNotification/Name/persistentStoreRemoteChange`` (Core Data's names).
 ///
 /// ```swift
 /// let change = note.userInfo?[RemoteChangeKey.change] as? RemoteStoreChange

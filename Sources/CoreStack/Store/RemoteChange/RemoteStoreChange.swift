@@ -2,7 +2,7 @@ import Foundation
 
 /// What another connection committed to a coordinator's store file: posted to
 /// ``PersistentStoreCoordinator/addRemoteChangeObserver(queue:_:)`` observers and, as
-/// ``Foundation/Notification/Name/persistentStoreRemoteChange``, to `NotificationCenter.default`.
+/// ``Foundation/NSNotification/Name/persistentStoreRemoteChange``, to `NotificationCenter.default`.
 ///
 /// ```swift
 /// let observation = coordinator.addRemoteChangeObserver { change in

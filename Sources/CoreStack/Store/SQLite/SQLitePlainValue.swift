@@ -11,8 +11,11 @@ import Foundation
 /// }
 /// ```
 public enum SQLitePlainValue: Sendable, Hashable {
+    /// SQL `NULL`.
     case null
+    /// An SQL integer.
     case integer(Int64)
+    /// An SQL real.
     case real(Double)
     /// A text value, at most its first ``SQLitePlainTable/textPrefix`` characters, and its length in characters.
     case text(String, length: Int)

@@ -530,7 +530,7 @@ extension SQLiteStore {
     /// Steps one SQL query and hands the rows to `body` a chunk at a time, with each chunk's
     /// to-many destinations read in the same read transaction when `withToMany`.
     ///
-    /// The query runs on a read-only connection of its own (see ``withStreamingConnection(_:)``),
+    /// The query runs on a read-only connection of its own (see `withStreamingConnection(_:)`),
     /// not on the store's connection queue: `body` may call back into the store (a fetch, a
     /// fault, a save), and other contexts of the coordinator are not kept waiting while it runs.
     /// What it writes meanwhile is not seen by the stream, which reads one snapshot of the file.

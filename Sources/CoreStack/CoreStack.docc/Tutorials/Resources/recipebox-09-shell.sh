@@ -1,0 +1,3 @@
+swift run recipebox /tmp/recipes.sqlite
+cd ../CoreStack
+swift run stackscope info /tmp/recipes.sqlite --schema
