@@ -32,6 +32,7 @@ public struct ConstraintConflict: Sendable, Equatable, CustomStringConvertible {
         self.databaseObjectID = databaseObjectID
     }
 
+    /// The conflict in one line: the entity, the properties and values shared, and the objects.
     public var description: String {
         let pairs = zip(properties, values).map { "\($0) = \($1)" }.joined(separator: ", ")
         let stored = databaseObjectID.map { " and the stored \($0.uriRepresentation().absoluteString)" } ?? ""

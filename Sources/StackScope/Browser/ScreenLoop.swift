@@ -120,8 +120,12 @@ protocol ScreenLoopProgram: ScreenProgram {
 }
 
 extension ScreenLoopProgram {
+    /// Sends keys to the view's loop, as its actions.
     public func dispatchKeys(_ keys: [Key]) { loop.dispatch(keys.map(Self.keyAction)) }
+    /// Tells the view's loop that the terminal has a new size.
     public func resized(to size: Size) { loop.dispatch([Self.resizeAction(size)]) }
+    /// Draws the view again.
     public func redraw() { loop.redraw() }
+    /// Whether the loop has nothing left to do (no action queued, no effect running).
     public var isIdle: Bool { loop.isIdle }
 }

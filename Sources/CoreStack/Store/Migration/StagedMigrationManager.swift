@@ -34,7 +34,9 @@ public final class StagedMigrationManager: Sendable, Hashable {
         self.stages = stages
     }
 
+    /// Managers are equal when they are the same instance.
     public static func == (a: StagedMigrationManager, b: StagedMigrationManager) -> Bool { a === b }
+    /// Hashes the instance's identity, as ``==(_:_:)`` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// Migrates the store at `url` to `destination` through the stages the store's version enters,
