@@ -68,7 +68,7 @@ PALETTE16 = [
     (114, 159, 207), (173, 127, 168), (52, 226, 226), (238, 238, 236),
 ]
 
-# The scenes the README shows; each is (name, extra arguments for stackscope, steps) or
+# The scenes the README and the DocC articles show (Screenshots/, listed in UsingStackScope.md); each is (name, extra arguments for stackscope, steps) or
 # (name, arguments, steps, environment variables for stackscope).
 GENRE_SQL = (
     "BEGIN; INSERT INTO ZGENRE (Z_PK, Z_ENT, Z_OPT, ZNAME, ZCODE) "

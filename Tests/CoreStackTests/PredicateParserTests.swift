@@ -124,9 +124,9 @@ struct PredicateParserTests {
 /// A nil of an optional type, to pass nil as a `%@` argument.
 enum ManagedObjectIDStub { static let none: ManagedObjectID? = nil }
 
-@Suite("README predicate example")
+@Suite("Getting started predicate example (DocC)")
 struct ReadmePredicateExampleTests {
-    @Test("the README's format-language example prints what the README says")
+    @Test("the format-language example of GettingStarted.md prints what the article says")
     func readmeExample() throws {
         let p = try Predicate(format: "title BEGINSWITH[cd] %@ AND folder.notes.@count > %d", "call", 2)
         #expect(p.predicateFormat == "(title BEGINSWITH[cd] \"call\") AND (folder.notes.@count > 2)")

@@ -2,9 +2,11 @@ import CoreStack
 import Foundation
 import Testing
 
-// The "Ready-made stacks" (with "Migration") and "Watching results" snippets of README.md. Keep the two in step.
+// The snippets README.md had under "Ready-made stacks" (with "Migration") and "Watching results", now in the
+// DocC articles ChoosingAStack.md, MigratingStores.md and FetchedResultsAndMonitors.md
+// (Sources/CoreStack/CoreStack.docc/Articles). Keep them in step.
 
-@Suite("README stacks and results")
+@Suite("Stacks and results snippets (DocC)")
 struct ReadmeStacksTests {
     static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel {
@@ -24,7 +26,7 @@ struct ReadmeStacksTests {
     func stackSnippet() async throws {
         let model = try Self.model()
         let url = try TestSupport.temporaryDirectory().appendingPathComponent("notes.sqlite")
-        // --- README code starts ---
+        // --- article code starts ---
         let stack = try await CoreDataStack.constructSQLiteStack(model: model, at: url)
         let worker = stack.newChildContext(name: "import")
         try await worker.perform {
@@ -33,7 +35,7 @@ struct ReadmeStacksTests {
             try worker.save()  // → main context → private context → disk
         }
         await stack.waitForPendingSaves()
-        // --- README code ends ---
+        // --- article code ends ---
         let reopened = PersistentStoreCoordinator(managedObjectModel: model)
         try reopened.addPersistentStore(SQLiteStore(url: url, model: model, readOnly: true))
         let reader = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: reopened)
@@ -54,14 +56,14 @@ struct ReadmeStacksTests {
             }
             try context.save()
         }
-        // --- README code starts ---
+        // --- article code starts ---
         let request = FetchRequest<Note>(entityName: "Note", sortDescriptors: [SortDescriptor("title")])
         let controller = FetchedResultsController(fetchRequest: request, context: context) { note in
             String(note.title.prefix(1)).uppercased()
         }
         try context.performAndWait { try controller.performFetch() }
         let names = controller.sections.map(\.name)  // ["C", "G", "I"]
-        // --- README code ends ---
+        // --- article code ends ---
         #expect(names == ["C", "G", "I"])
     }
 
@@ -79,7 +81,7 @@ struct ReadmeStacksTests {
         let bundle = ManagedObjectModelBundle(name: "Notes", versions: [v2, v3, v4], currentVersion: v4)
         let url = try TestSupport.temporaryDirectory().appendingPathComponent("notes.sqlite")
         do { _ = try SQLiteStore(url: url, model: v2) }
-        // --- README code starts ---
+        // --- article code starts ---
         let manager = StagedMigrationManager(stages: [
             .custom(from: v2, to: v3,
                     willMigrate: { context in /* read the old values (v2, on a copy of the store) */ },
@@ -89,7 +91,7 @@ struct ReadmeStacksTests {
         let options = PersistentStoreOptions(shouldMigrateStoreAutomatically: true, stagedMigrationManager: manager)
         let store = try SQLiteStore.open(url: url, bundle: bundle, readOnly: false, options: options)
         let steps = store.migrationsOnOpen.map(\.lines)   // what each step changed
-        // --- README code ends ---
+        // --- article code ends ---
         #expect(store.model === v4)
         #expect(steps == [["Note.tag: added"], ["Note.color: added"]])
     }

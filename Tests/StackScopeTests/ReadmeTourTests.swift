@@ -2,7 +2,9 @@ import CoreStack
 import Foundation
 import Testing
 
-// The API tour of README.md, kept here so that it compiles and runs. Keep the two in step.
+// The API tour that README.md had, now the DocC article "Getting started"
+// (Sources/CoreStack/CoreStack.docc/Articles/GettingStarted.md; its "Undo" section, and "Merge conflicts"
+// in ChildContextsAndMergePolicies.md), kept here so that it compiles and runs. Keep them in step.
 
 final class Note: ManagedObject {
     @Attribute("title") var title: String
@@ -15,12 +17,12 @@ final class Folder: ManagedObject {
     @ToMany("notes") var notes: Set<Note>
 }
 
-@Suite("README tour")
+@Suite("Getting started tour (DocC)")
 struct ReadmeTourTests {
-    @Test("the README's API tour runs")
+    @Test("the Getting started article's API tour runs")
     func tour() throws {
         let url = try TestSupport.temporaryDirectory().appendingPathComponent("notes.sqlite")
-        // --- README code starts (with `url` above instead of /tmp/notes.sqlite) ---
+        // --- GettingStarted.md code starts (with `url` above instead of /tmp/notes.sqlite) ---
         let model = try ManagedObjectModel {
             EntityDescription("Folder", class: Folder.self) {
                 AttributeDescription("name", .string, isOptional: false)
@@ -71,9 +73,9 @@ struct ReadmeTourTests {
         }
         try context.performAndWait { try context.save() }
         context.removeObserver(token)
-        // --- README code ends ---
+        // --- GettingStarted.md code ends ---
 
-        // --- README "Undo" and "Merge conflicts" start ---
+        // --- "Undo" (GettingStarted.md) and "Merge conflicts" (ChildContextsAndMergePolicies.md) start ---
         let other = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         try other.performAndWait { _ = (try other.existingObject(with: noteID) as? Note)?.title }
 
@@ -102,7 +104,7 @@ struct ReadmeTourTests {
             let resolution = other.lastSaveMergeResolutions[0]
             print(resolution.conflict.conflictingKeys, resolution.winners["title"] ?? "")  // ["title"] Theirs
         }
-        // --- README "Undo" and "Merge conflicts" end ---
+        // --- "Undo" and "Merge conflicts" end ---
 
         let fresh = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
         let titles = try fresh.performAndWait {
