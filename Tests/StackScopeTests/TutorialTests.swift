@@ -40,7 +40,7 @@ func recipeBoxModel() throws -> ManagedObjectModel {
 
 @Suite("DocC tutorial")
 struct TutorialTests {
-    @Test("the tutorial's program saves its recipes, and stackscope's info, model and dump read the store")
+    @Test("the tutorial's program saves its recipes, and stackscope's info and model read the store")
     func recipeBox() async throws {
         let folder = try TestSupport.temporaryDirectory()
         let url = folder.appendingPathComponent("recipes.sqlite")

@@ -254,7 +254,7 @@ public struct ColumnInfo: Sendable, Hashable {
     /// The column width in cells.
     public var width: Int
     /// Whether the attribute is raw: a column of the store nothing explained, read as it is
-    /// (``AttributeDescription/isRaw``); its header is drawn in yellow and ends with `≈`.
+    /// (`AttributeDescription/isRaw`); its header is drawn in yellow and ends with `≈`.
     public var isRaw: Bool
     /// Creates a column.
     ///

@@ -2,7 +2,7 @@ import CoreStack
 import Foundation
 
 /// The diff view's whole state (`stackscope diff OLD NEW` on a terminal): the comparison as it
-/// arrives (``StoreDiffReport``), the entities with their counts of changes, the selected entity's
+/// arrives (`StoreDiffReport`), the entities with their counts of changes, the selected entity's
 /// changed objects, and the selected object's old and new values side by side
 /// (``DiffObjectDetail``). A value: ``DiffView/update(_:_:)`` changes it, ``DiffView/render(_:)``
 /// draws it.
@@ -57,7 +57,7 @@ public struct DiffViewState: Sendable {
     public var progress: String? = "Opening the stores"
     /// Why the comparison failed, shown in place of the entities.
     public var error: String?
-    /// How many objects of each kind each entity lists (``StoreDiffOptions/changeLimit``); counts are exact.
+    /// How many objects of each kind each entity lists (`StoreDiffOptions/changeLimit`); counts are exact.
     public var listLimit: Int?
     /// The pane that receives keys.
     public var focus: Pane = .entities

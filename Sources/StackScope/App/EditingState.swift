@@ -164,6 +164,6 @@ public enum EditCommand: Sendable, Hashable {
     case history
     /// Show the model view of the model the store was opened with.
     case showModel
-    /// Show a column's figures (``ColumnStatistics``) over the table's objects and filter.
+    /// Show a column's figures (`ColumnStatistics`) over the table's objects and filter.
     case stats(entity: String, property: String, filter: String?)
 }

@@ -3,7 +3,7 @@ import CoreStack
 /// A table under "Other tables" (one neither the model nor Core Data explains) shown full
 /// screen as plain rows: `s` sorts by the selected column (ascending, descending, off), `f` or
 /// `/` keeps the rows containing a text, Enter opens the selected cell in the value inspector.
-/// Only the rows on screen (and a page either side) are read (``SQLitePlainTable``).
+/// Only the rows on screen (and a page either side) are read (`SQLitePlainTable`).
 ///
 /// ```swift
 /// var view = PlainTableViewState(table: "NOTES", columns: [.init(name: "ID", declaredType: "INTEGER")], hasRowID: true, rowCount: 3)

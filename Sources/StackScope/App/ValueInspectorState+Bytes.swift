@@ -8,7 +8,7 @@ extension ValueInspectorState {
     static let searchChunk = 1 << 20
 
     /// The inspector on a stored value: decoded whole when it is at most
-    /// ``ValueInspector/defaultDecodedSize``, else by its first bytes only; an external data
+    /// `ValueInspector/defaultDecodedSize`, else by its first bytes only; an external data
     /// file's path is shown after the summary.
     ///
     /// ```swift

@@ -1,7 +1,7 @@
 import CoreStack
 import Foundation
 
-/// The full-screen value inspector: one binary value, decoded by ``ValueInspector``, shown as a
+/// The full-screen value inspector: one binary value, decoded by `ValueInspector`, shown as a
 /// tree, a hex dump or JSON (Tab or `m` switches), scrolled with the usual keys; `y` copies the
 /// JSON; `:save-value FILE` writes the stored bytes. An image opens on its picture (decoded by
 /// ``PictureDecoder`` when the inspector opens; see ValueInspectorState+Picture.swift).
@@ -26,7 +26,7 @@ public struct ValueInspectorState: Sendable {
     /// The value's owner and key (`Recipe “Pasta”.image`).
     public var title: String
     /// The bytes decoded: the whole value, or its first 256 KiB when it is larger than
-    /// ``ValueInspector/defaultDecodedSize`` (the hex dump reads ``bytes``).
+    /// `ValueInspector/defaultDecodedSize` (the hex dump reads ``bytes``).
     public var data: Data
     /// The whole value, read a range at a time: the hex dump reads the rows on screen only
     /// (SQLite's blob I/O for a stored value, so a 100 MB value is never loaded whole).
@@ -35,7 +35,7 @@ public struct ValueInspectorState: Sendable {
     public var location: String?
     /// The object and attribute the bytes are read from (what `:save-value FILE` writes again).
     public var source: (objectID: ManagedObjectID, key: String)?
-    /// ``ValueInspection/summary`` with the size.
+    /// `ValueInspection/summary` with the size.
     public var summary: String
     /// The mode shown.
     public var mode: Mode = .tree

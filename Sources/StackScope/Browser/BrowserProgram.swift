@@ -1,7 +1,7 @@
 import CoreStack
 import Foundation
 
-/// The browser's loop: every action enters through ``dispatch(_:)`` on the main queue, goes
+/// The browser's loop: every action enters through ``dispatch(_:)-(Action)`` on the main queue, goes
 /// through ``App/update(_:_:)``, the commands it returns run here (their results come back as
 /// actions), and once the queue has drained the state is rendered once into the backend.
 ///

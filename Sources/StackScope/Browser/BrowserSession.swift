@@ -1,9 +1,9 @@
 import CoreStack
 import Foundation
 
-/// The store the browser looks at and the stack it reads through: a ``CoreDataStack`` over any
+/// The store the browser looks at and the stack it reads through: a `CoreDataStack` over any
 /// store (root private context → main-queue context → children), or the demo store in the cache
-/// folder through ``PersistentStoreManager``.
+/// folder through `PersistentStoreManager`.
 ///
 /// ```swift
 /// let session = try BrowserSession.open(storePath: "/tmp/library.sqlite", modelPath: nil, readOnly: true)
@@ -121,7 +121,7 @@ public final class BrowserSession: @unchecked Sendable {
     /// The contexts of the stack that the saves pane names, root first.
     public var rootContext: ManagedObjectContext { stack?.privateQueueContext ?? mainContext }
 
-    /// Opens a store file through a ``CoreDataStack``: any store `stackscope info` opens, with the
+    /// Opens a store file through a `CoreDataStack`: any store `stackscope info` opens, with the
     /// same choice of model (``StoreSession/open(storePath:modelPath:files:)``: `modelPath`, the demo
     /// model, the model stored in the file, or one inferred from its tables). `readOnly` opens it
     /// so nothing can write; so does a file or folder that cannot be written, and a model the
@@ -174,12 +174,12 @@ public final class BrowserSession: @unchecked Sendable {
         return BrowserSession(storeURL: url, modelVersion: version, readOnly: readOnly, backing: .stack(stack), logSink: sink)
     }
 
-    /// A stack over any store (an in-memory one in tests), through a ``CoreDataStack``.
+    /// A stack over any store (an in-memory one in tests), through a `CoreDataStack`.
     public static func stack(over store: any PersistentStore, url: URL? = nil, readOnly: Bool = false) throws -> BrowserSession {
         try make(store: store, url: url, readOnly: readOnly)
     }
 
-    /// Opens the demo library in the cache folder through ``PersistentStoreManager``, creating and
+    /// Opens the demo library in the cache folder through `PersistentStoreManager`, creating and
     /// seeding it on first run (`progress` is told as it goes).
     public static func demo(
         storeURL: URL? = nil, size: Int = 300, environment: [String: String]? = nil, progress: (String) -> Void = { _ in }
@@ -211,7 +211,7 @@ public final class BrowserSession: @unchecked Sendable {
     }
 
     /// A new child of the main context (a worker, or a scratch pad for editing); its saves reach
-    /// the store by themselves in a ``CoreDataStack``.
+    /// the store by themselves in a `CoreDataStack`.
     public func newChildContext(name: String) -> ManagedObjectContext {
         if let stack { return stack.newChildContext(name: name) }
         return ManagedObjectContext(concurrencyType: .privateQueue, parent: mainContext, name: name)
@@ -228,10 +228,10 @@ public final class BrowserSession: @unchecked Sendable {
         return now == opened ? nil : "the store file \(storeURL.path) was replaced by another file while open: still showing the file as opened; restart stackscope to open the new one"
     }
 
-    /// Removes the store from the session's coordinator and closes it (``SQLiteStore/close()``),
+    /// Removes the store from the session's coordinator and closes it (`SQLiteStore/close()`),
     /// so SQLite removes the file's `-wal` and `-shm` (those a read-only store created, or all
     /// of them when no other connection uses the file). Contexts of the session then get
-    /// ``CoreStackError/noStore(_:)``. Call it last, after ``saveAll()``; closing twice does nothing.
+    /// `CoreStackError/noStore(_:)`. Call it last, after ``saveAll()``; closing twice does nothing.
     ///
     /// ```swift
     /// try session.saveAll()

@@ -2,7 +2,7 @@ import CoreStack
 import Foundation
 
 /// The diff view's loop and effects: opens the two stores and runs their comparison
-/// (``StoreDiff``) on a background queue while the status line says which entity it is at (Esc
+/// (`StoreDiff`) on a background queue while the status line says which entity it is at (Esc
 /// or q stops it), then reads the selected object from both stores for the detail pane. Actions go
 /// through ``DiffView/update(_:_:)``; the state is drawn once the queue has drained.
 ///

@@ -4,7 +4,7 @@ import Foundation
 /// The store picker's loop and effects: searches the folders (``StoreFinder``) on a background
 /// queue, the list filling in and the status line saying how far the search got, and hands the
 /// store chosen with Enter to ``openHandler`` (the runner opens it in the browser, whose `q` comes
-/// back here with ``resume(note:)``). Actions go through ``StorePickerView/update(_:_:)``.
+/// back here with ``resume(note:size:)``). Actions go through ``StorePickerView/update(_:_:)``.
 ///
 /// ```swift
 /// let picker = StorePickerProgram(folders: ["~/Stores"], backend: backend)

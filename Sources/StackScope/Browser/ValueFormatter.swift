@@ -3,7 +3,7 @@ import Foundation
 
 /// How the browser writes attribute values: table cells on one line, detail values in full.
 /// Dates are ISO 8601 in local time (to the millisecond when they have a fraction of a second), decimals exact, binary as
-/// what it holds in one line (``ValueInspection/summary``: `archive NSArray · 3 items`,
+/// what it holds in one line (`ValueInspection/summary`: `archive NSArray · 3 items`,
 /// `JPEG 120×90`, `plist dict · 12 keys`, else its size and first bytes in hex); files
 /// written by `:export` get ``exported(_:)`` instead (dates in UTC to the millisecond, binary in base64).
 ///

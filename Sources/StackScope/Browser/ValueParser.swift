@@ -5,7 +5,7 @@ import Foundation
 /// type's limits, decimals exactly, dates as ISO 8601 (`2024-05-01`, `2024-05-01T12:30:00Z`, or with
 /// an offset), booleans as true/false/yes/no/1/0, UUIDs, URLs, binary data from a file path.
 /// Anything else is a ``BrowserError/invalidValue(key:type:text:reason:)`` saying why; the model's
-/// own rules (minimum, maximum, pattern) are checked afterwards by ``ManagedObject/validateValue(_:forKey:)``.
+/// own rules (minimum, maximum, pattern) are checked afterwards by `ManagedObject/validateValue(_:forKey:)`.
 ///
 /// ```swift
 /// try ValueParser.parse("42", for: pagesAttribute)          // .integer(42)

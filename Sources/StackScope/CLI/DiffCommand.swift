@@ -2,7 +2,7 @@ import CoreStack
 import Foundation
 
 /// `stackscope diff OLD NEW [--model M] [--key Entity=attribute …] [--entity E …] [--limit N] [--json]`:
-/// what changed between two copies of a store, per entity (``StoreDiff``), as text or JSON.
+/// what changed between two copies of a store, per entity (`StoreDiff`), as text or JSON.
 ///
 /// Both stores are opened read-only as `info` opens them (the model given, else the demo model,
 /// else the one each store carries, else one inferred from its tables). The exit status is 0
@@ -32,14 +32,19 @@ public enum DiffCommand {
     /// ```
     ///
     /// - Parameters:
+    ///   - oldPath: the store before.
+    ///   - newPath: the store after.
+    ///   - modelPath: a model file for both stores; nil uses each store's own choice (as `info` makes it).
     ///   - keys: `Entity=attribute` mappings used to match objects when the stores differ.
     ///   - entities: the entities to compare; empty compares all.
     ///   - limit: inserted, deleted and changed objects listed per entity in the text report (JSON
     ///     lists all); nil lists all.
+    ///   - json: the whole comparison as JSON instead of the text report.
+    ///   - files: how store files are opened (the real file system by default).
     /// - Throws: the errors of ``StoreSession/open(storePath:modelPath:files:)`` for either store;
     ///   ``StackScopeError/invalidOption(name:reason:)`` for a malformed `--key` or `--limit`;
     ///   ``StackScopeError/unknownEntity(name:available:)`` for an entity neither model has;
-    ///   ``CoreStackError/unknownKey(entity:key:)`` for a key attribute the entity lacks.
+    ///   `CoreStackError/unknownKey(entity:key:)` for a key attribute the entity lacks.
     public static func run(
         oldPath: String, newPath: String, modelPath: String?, keys: [String], entities: [String], limit: Int?,
         json: Bool, files: any StoreFileAccess = StoreFiles.standard

@@ -2,7 +2,7 @@ import CoreStack
 import Foundation
 
 /// The two stores of a `stackscope diff`, open read-only as `info` opens them, and the comparison
-/// between them (``StoreDiff``) with the command's keys and entities: what the text and JSON
+/// between them (`StoreDiff`) with the command's keys and entities: what the text and JSON
 /// reports and the browser's diff view share.
 ///
 /// ```swift
@@ -36,13 +36,17 @@ public final class DiffStores: @unchecked Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - oldPath: the store before.
+    ///   - newPath: the store after.
+    ///   - modelPath: a model file for both stores; nil uses each store's own choice (as `info` makes it).
     ///   - keys: `Entity=attribute` mappings used to match objects when the stores differ.
     ///   - entities: the entities to compare; empty compares all.
     ///   - changeLimit: objects of each kind kept per entity (nil: all); counts are always exact.
+    ///   - files: how store files are opened (the real file system by default).
     /// - Throws: the errors of ``StoreSession/open(storePath:modelPath:files:)`` for either store;
     ///   ``StackScopeError/invalidOption(name:reason:)`` for a malformed `--key`;
     ///   ``StackScopeError/unknownEntity(name:available:)`` for an entity neither model has;
-    ///   ``CoreStackError/notAStore(path:reason:)`` for a store that is not an SQLite file.
+    ///   `CoreStackError/notAStore(path:reason:)` for a store that is not an SQLite file.
     public static func open(
         oldPath: String, newPath: String, modelPath: String?, keys: [String], entities: [String], changeLimit: Int?,
         files: any StoreFileAccess = StoreFiles.standard

@@ -72,7 +72,7 @@ public struct EntitySchema: Sendable, Equatable {
     public var relationships: [Relationship]
     /// What the model declares that CoreStack keeps as metadata only, one line each: fetched
     /// properties, composite attributes, fetch indexes, uniqueness constraints, and the elements
-    /// CoreStack set aside (``EntityDescription/unimplementedElements``).
+    /// CoreStack set aside (`EntityDescription/unimplementedElements`).
     ///
     /// ```swift
     /// EntitySchema(asset).metadata  // ["fetch index byAdded (dateCreated, expression lowercase:(title))", …]

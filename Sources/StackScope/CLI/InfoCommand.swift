@@ -30,7 +30,7 @@ public struct StoreInfo: Sendable, Equatable {
     /// Where the model came from: `file X.xcdatamodeld version V2`, `demo model`,
     /// `stored in the store (Z_MODELCACHE)`, `inferred from the schema`.
     public var modelSource: String = ""
-    /// How the store's file is read (``SQLiteReadAccess/summary``: read-only connection, query-only,
+    /// How the store's file is read (`SQLiteReadAccess/summary`: read-only connection, query-only,
     /// immutable, snapshot copy); empty for a store that is not an SQLite file.
     public var access: String = ""
     /// One-line notes about the choice of model (printed on standard error).

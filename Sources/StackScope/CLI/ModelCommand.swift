@@ -28,12 +28,16 @@ public enum ModelCommand {
     /// ```
     ///
     /// - Parameters:
+    ///   - storePath: the store whose model is drawn.
+    ///   - modelPath: a model file to use instead of the one `info` would choose; nil lets it choose.
+    ///   - format: DOT, Mermaid, JSON or an `.xcdatamodeld` bundle.
     ///   - outputPath: where to write; nil prints DOT, Mermaid and JSON on standard output and writes
     ///     the bundle as `STORENAME.xcdatamodeld` in the current folder. For `.xcdatamodeld`, a
     ///     path that is an existing folder (not itself a bundle) receives `STORENAME.xcdatamodeld`.
     ///   - currentDirectory: the folder relative paths start from.
+    ///   - files: how store files are opened (the real file system by default).
     /// - Throws: the errors of ``StoreSession/open(storePath:modelPath:files:)``;
-    ///   ``CoreStackError/modelNotWritten(path:reason:)`` when the bundle's path exists or cannot be
+    ///   `CoreStackError/modelNotWritten(path:reason:)` when the bundle's path exists or cannot be
     ///   written; ``StackScopeError/cannotWrite(path:reason:)`` when the output file cannot be written.
     public static func run(
         storePath: String, modelPath: String?, format: ModelFormat, outputPath: String?,

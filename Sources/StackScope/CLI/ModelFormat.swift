@@ -13,6 +13,6 @@ public enum ModelFormat: String, Sendable, CaseIterable {
     case mermaid
     /// JSON for scripts (``ModelGraphJSON``).
     case json
-    /// An `.xcdatamodeld` bundle Xcode opens (``XcodeModelWriter``).
+    /// An `.xcdatamodeld` bundle Xcode opens (`XcodeModelWriter`).
     case xcdatamodeld
 }

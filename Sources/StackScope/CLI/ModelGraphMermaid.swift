@@ -3,7 +3,7 @@ import Foundation
 /// A ``ModelGraph`` as a Mermaid class diagram: each entity a class with its attributes and
 /// relationships, each relationship pair one association with multiplicities at both ends (`1`,
 /// `0..1`, `*`, `* ordered`) and a label in words, each parent entity an inheritance arrow.
-/// GitHub, GitLab and most Markdown tools draw it inside a ```` ```mermaid ```` block.
+/// GitHub, GitLab and most Markdown tools draw it inside a `mermaid` code block.
 ///
 /// ```swift
 /// let text = ModelGraphMermaid.render(ModelGraph(model: model))

@@ -2,7 +2,7 @@ import CoreStack
 import Foundation
 
 /// The errors stackscope's commands report, each with a one-line message a person can act on.
-/// Framework errors (``CoreStackError``) pass through as they are.
+/// Framework errors (`CoreStackError`) pass through as they are.
 public enum StackScopeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file at the path.
     case storeNotFound(path: String)

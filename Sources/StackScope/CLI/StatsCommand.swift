@@ -2,7 +2,7 @@ import CoreStack
 import Foundation
 
 /// `stackscope stats STORE --entity E --property P [--predicate F] [--top N] [--bins N] [--json]`:
-/// a column's figures (``ColumnStatistics``), computed in the store's SQL over every matching
+/// a column's figures (`ColumnStatistics`), computed in the store's SQL over every matching
 /// object: rows, nulls, distinct values, range, mean, the most common values with bars, and a
 /// histogram for numbers and dates.
 ///
@@ -12,7 +12,7 @@ import Foundation
 public enum StatsCommand {
     /// The figures of `property` of `entity` in the store at `storePath`, opened read-only as
     /// `info` opens it.
-    /// - Throws: ``StackScopeError/unknownEntity(name:available:)``, ``CoreStackError/unknownKey(entity:key:)``
+    /// - Throws: ``StackScopeError/unknownEntity(name:available:)``, `CoreStackError/unknownKey(entity:key:)`
     ///   for a property the entity does not have, and the errors of opening the store.
     public static func statistics(
         storePath: String, modelPath: String?, entity entityName: String, property: String,
@@ -126,7 +126,7 @@ public enum StatsCommand {
 
     /// The filter (Core Data's predicate format) that keeps the objects whose value falls in the
     /// histogram bin at `index` of `stats`: from its lower bound up to its upper bound, the last
-    /// bin's upper bound included (as ``ColumnStatistics/histogram`` counts them); a date column's
+    /// bin's upper bound included (as `ColumnStatistics/histogram` counts them); a date column's
     /// bounds cast to dates, a to-many relationship's by its count. Nil for an index out of range.
     ///
     /// ```swift

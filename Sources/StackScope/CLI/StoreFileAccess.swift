@@ -19,7 +19,7 @@ public protocol StoreFileAccess: Sendable {
     /// A model inferred from the store's tables, or nil when the store kind cannot tell.
     func inferredModel(at url: URL) throws -> ManagedObjectModel?
     /// `model` with a raw attribute for each column of the store it does not explain (see
-    /// ``SQLiteStore/readingModel(for:at:)``), for a read-only open.
+    /// `SQLiteStore/readingModel(for:at:)`), for a read-only open.
     ///
     /// ```swift
     /// let model = try files.readingModel(for: stored, at: url)
@@ -50,7 +50,7 @@ public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
     /// Creates an empty set of stores.
     public init() {}
 
-    /// Creates an empty ``InMemoryStore`` for `model` at `url`'s path, replacing any store there.
+    /// Creates an empty `InMemoryStore` for `model` at `url`'s path, replacing any store there.
     public func createStore(at url: URL, model: ManagedObjectModel) throws -> any PersistentStore {
         lock.lock()
         defer { lock.unlock() }
@@ -106,11 +106,11 @@ public final class InMemoryStoreFiles: StoreFileAccess, @unchecked Sendable {
 
 /// The store files stackscope uses.
 public enum StoreFiles {
-    /// SQLite files in Core Data's layout (``SQLiteStore``).
+    /// SQLite files in Core Data's layout (`SQLiteStore`).
     public static let standard: any StoreFileAccess = SQLiteStoreFiles()
 }
 
-/// Store files backed by ``SQLiteStore``: created read-write, opened read-only so that inspecting
+/// Store files backed by `SQLiteStore`: created read-write, opened read-only so that inspecting
 /// a store never changes it.
 public struct SQLiteStoreFiles: StoreFileAccess {
     /// Creates the SQLite store files access.
@@ -163,7 +163,7 @@ public struct SQLiteStoreFiles: StoreFileAccess {
     }
 
     /// Deletes the SQLite store at `url` and its `-wal` and `-shm` files, under SQLite's exclusive
-    /// lock on the store: refused with ``CoreStackError/storeInUse(path:action:)`` while another
+    /// lock on the store: refused with `CoreStackError/storeInUse(path:action:)` while another
     /// process has it open.
     public func removeStore(at url: URL) throws {
         try checkFile(url)

@@ -54,9 +54,9 @@ public final class StoreSession {
         self.context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "stackscope")
     }
 
-    /// Removes the store from the coordinator and closes it (``SQLiteStore/close()``), so no
+    /// Removes the store from the coordinator and closes it (`SQLiteStore/close()`), so no
     /// `-wal` or `-shm` is left beside the file; the session's context then gets
-    /// ``CoreStackError/noStore(_:)``. The session closes itself when freed; closing twice does nothing.
+    /// `CoreStackError/noStore(_:)`. The session closes itself when freed; closing twice does nothing.
     ///
     /// ```swift
     /// let session = try StoreSession.open(storePath: path, modelPath: nil)

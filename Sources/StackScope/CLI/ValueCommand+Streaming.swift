@@ -8,7 +8,7 @@ extension ValueCommand {
     /// Prints one value as `mode` asks (or its stored bytes with `raw`) through `write`, reading
     /// it a range at a time from the store's file (SQLite's blob I/O) or its external data file:
     /// `--raw` and `--as hex` stream a 100 MB value in 1 MiB chunks, `--as tree` and `--as json`
-    /// decode at most ``ValueInspector/defaultDecodedSize`` bytes of it. A value kept in an
+    /// decode at most `ValueInspector/defaultDecodedSize` bytes of it. A value kept in an
     /// external data file ends the tree with its path.
     ///
     /// ```swift

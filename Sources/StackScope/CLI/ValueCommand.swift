@@ -2,7 +2,7 @@ import CoreStack
 import Foundation
 
 /// `stackscope value STORE --entity E --id URI|PK --attribute A [--as tree|text|hex|json|image] [--raw]`:
-/// one attribute value of one object, decoded by ``ValueInspector`` (keyed archives, property
+/// one attribute value of one object, decoded by `ValueInspector` (keyed archives, property
 /// lists, JSON, text, compressed data, image headers), or its stored bytes for piping.
 ///
 /// The store opens read-only, as `dump` opens it. Binary and Transformable attributes give

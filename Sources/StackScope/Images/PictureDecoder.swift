@@ -33,6 +33,7 @@ public enum PictureDecoder {
     /// The picture `data` holds.
     ///
     /// - Parameters:
+    ///   - data: the image file's bytes, in any format `InspectedImage.Format` names.
     ///   - maximumPixels: a larger declared size is refused (``PictureDecodeError/Kind/tooLarge``).
     ///   - longSide: decode a JPEG smaller while its longer side stays at least this long (0: full size).
     /// - Throws: ``PictureDecodeError``.
@@ -46,7 +47,7 @@ public enum PictureDecoder {
         return try decode(data, as: image.format, maximumPixels: maximumPixels, longSide: longSide)
     }
 
-    /// The picture `data` holds, read as `format` (as ``ValueInspector`` found it).
+    /// The picture `data` holds, read as `format` (as `ValueInspector` found it).
     ///
     /// ```swift
     /// try PictureDecoder.decode(heic, as: .heic, decoderAvailable: { _ in false })
@@ -54,6 +55,8 @@ public enum PictureDecoder {
     /// ```
     ///
     /// - Parameters:
+    ///   - data: the image file's bytes.
+    ///   - format: the format to decode them as.
     ///   - maximumPixels: a larger declared size is refused (``PictureDecodeError/Kind/tooLarge``).
     ///   - longSide: decode a JPEG smaller while its longer side stays at least this long (0: full size).
     ///   - decoderAvailable: whether this build decodes a format (``hasDecoder(for:)``; a test

@@ -30,7 +30,7 @@ public enum FatalSignalHandler {
     /// Installs the handler (again, with new values, if already installed).
     ///
     /// - Parameters:
-    ///   - termios: the terminal modes to restore (those saved before curses started); nil leaves
+    ///   - modes: the terminal modes to restore (those saved before curses started); nil leaves
     ///     the modes alone.
     ///   - resetSequence: the bytes to write; by default ``resetSequenceFromTerminfo()``.
     ///   - signals: the signals to handle; by default ``crashSignals``.
