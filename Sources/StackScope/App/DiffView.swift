@@ -17,7 +17,9 @@ import Foundation
 public enum DiffView {
     /// Everything that can happen to the diff view.
     public enum Action: Sendable {
+        /// A key pressed.
         case key(Key)
+        /// The terminal has a new size.
         case resized(Size)
         /// The spinner's clock while the comparison runs.
         case tick
@@ -37,7 +39,9 @@ public enum DiffView {
         case loadDetail(entity: String, row: DiffViewState.Row)
         /// Stop the comparison if it runs, close the stores and end.
         case quit
+        /// Draw the whole screen again.
         case redraw
+        /// Give the terminal back and stop (C-z).
         case suspend
     }
 

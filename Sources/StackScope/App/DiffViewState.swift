@@ -15,14 +15,19 @@ import Foundation
 public struct DiffViewState: Sendable {
     /// The three panes, in Tab order.
     public enum Pane: String, Sendable, CaseIterable, Hashable {
+        /// The entities with their counts of changes, the selected entity's changed objects, and the selected object's old and new values.
         case entities, objects, detail
     }
 
     /// One line of the objects pane: a changed, inserted or deleted object, or a join-table link.
     public enum Row: Sendable, Hashable {
+        /// An object in both stores whose values differ.
         case changed(ObjectChange)
+        /// An object only the new store has.
         case inserted(ObjectReference)
+        /// An object only the old store has.
         case deleted(ObjectReference)
+        /// A link of a many-to-many (join-table) relationship made or removed.
         case link(RelationshipLinkChange)
 
         /// The line as the objects pane shows it: a mark (`~` changed, `+` inserted or linked, `-`

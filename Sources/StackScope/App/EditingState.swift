@@ -132,33 +132,52 @@ public struct EditorState: Sendable, Hashable {
 public enum EditCommand: Sendable, Hashable {
     /// Open the editor for an attribute (or toggle a boolean), in a scratch context.
     case beginEdit(ManagedObjectID, key: String)
+    /// Set `key` of the object from the editor's text (with `isFilePath`, the bytes of the file the text names).
     case setValue(ManagedObjectID, key: String, text: String, isFilePath: Bool)
+    /// Set `key` of the object to nil.
     case setNil(ManagedObjectID, key: String)
     /// Insert an object of `entity`; from a relationship's table, linked into `key` of `owner`
     /// (last, when ordered) in the same undoable step.
     case insert(entity: String, owner: ManagedObjectID? = nil, key: String? = nil)
     /// Move `object` by `by` places in `owner`'s ordered relationship `key`.
     case move(owner: ManagedObjectID, key: String, object: ManagedObjectID, by: Int)
+    /// Show what deleting the object would do (cascades, nullified links, deny rules) before asking.
     case previewDelete(ManagedObjectID)
+    /// Delete the object (after the preview was confirmed).
     case delete(ManagedObjectID)
     /// Start picking an object to link into `key` of `owner`.
     case beginLink(ManagedObjectID, key: String)
+    /// Link `target` into `key` of `owner`.
     case link(owner: ManagedObjectID, key: String, target: ManagedObjectID)
+    /// Unlink `target` from the to-many `key` of `owner`, or clear the to-one `key`.
     case unlink(owner: ManagedObjectID, key: String, target: ManagedObjectID?)
+    /// Show the context's pending changes (inserted, updated property by property, deleted) before saving.
     case previewSave
+    /// Save the context in use (after the preview was confirmed).
     case save
+    /// Show the changes a discard would drop.
     case previewDiscard
+    /// Drop the context's changes.
     case discard
+    /// Undo the context's last user action.
     case undo
+    /// Redo the last undone action.
     case redo
+    /// Switch to the context of that name.
     case switchContext(String)
+    /// Open a new scratch context of a kind (child, sibling or own coordinator) and switch to it.
     case newContext(ContextInfo.Kind)
+    /// Set the merge policy where the context's saves meet the store (`error`, `objecttrump`, `storetrump`, `overwrite`, `rollback`).
     case mergePolicy(String)
     /// Resolve a conflict: refresh the objects from the store, keeping or dropping the context's changes.
     case refreshObjects([ManagedObjectID], keepChanges: Bool)
+    /// Say what a reset would lose (objects, unsaved scratch contexts) before asking.
     case previewReset
+    /// Reset the store and start every pane again on new contexts.
     case reset
+    /// Damage the demo store's header on disk and restart its manager on it (demo store only).
     case corrupt
+    /// Fill the demo store with the demo library again.
     case reseed
     /// Show the store's persistent history (the last transactions, newest last).
     case history

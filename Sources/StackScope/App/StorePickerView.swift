@@ -16,7 +16,9 @@ import Foundation
 public enum StorePickerView {
     /// Everything that can happen to the picker.
     public enum Action: Sendable {
+        /// A key pressed.
         case key(Key)
+        /// The terminal has a new size.
         case resized(Size)
         /// The spinner's clock while the search runs.
         case tick
@@ -36,7 +38,9 @@ public enum StorePickerView {
         case open(String)
         /// Stop the search and end.
         case quit
+        /// Draw the whole screen again.
         case redraw
+        /// Give the terminal back and stop (C-z).
         case suspend
     }
 

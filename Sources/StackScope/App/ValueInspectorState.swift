@@ -20,6 +20,7 @@ public struct ValueInspectorState: Sendable {
     public enum Mode: String, Sendable, CaseIterable {
         /// An image's picture (images only).
         case picture
+        /// The decoded value as a tree, a hex dump, or JSON.
         case tree, hex, json
     }
 

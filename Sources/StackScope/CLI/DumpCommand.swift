@@ -102,6 +102,7 @@ public struct DumpSort: Sendable, Equatable, CustomStringConvertible {
 public struct DumpedObject: Sendable, Equatable {
     /// Where a relationship points.
     public enum Target: Sendable, Equatable {
+        /// A to-one relationship's destination, or nil.
         case toOne(ManagedObjectID?)
         /// In order for ordered relationships, by object ID otherwise.
         case toMany([ManagedObjectID])

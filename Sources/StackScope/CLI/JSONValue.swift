@@ -8,14 +8,21 @@ import Foundation
 /// v.rendered() // {\n  "name" : "Book",\n  "count" : 12\n}
 /// ```
 public indirect enum JSONValue: Equatable, Sendable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// An integer.
     case integer(Int64)
+    /// A floating-point number.
     case double(Double)
     /// A number written exactly as given (decimals keep their digits).
     case number(String)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object: its keys and values in the order written.
     case object([(String, JSONValue)])
 
     /// Whether two values render to the same JSON text (so object key order counts).

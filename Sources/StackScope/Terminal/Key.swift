@@ -6,11 +6,17 @@
 /// Key.parse("C-d")       // .ctrl("d")
 /// ```
 public enum Key: Sendable, Hashable, CustomStringConvertible {
+    /// A character typed (a printable key, with Shift applied).
     case char(Character)
+    /// A control character: `ctrl("d")` is C-d.
     case ctrl(Character)
+    /// Enter, Esc, Tab, Shift-Tab, Backspace and Delete.
     case enter, escape, tab, backTab, backspace, delete
+    /// The arrow keys, Home, End, Page Up and Page Down.
     case up, down, left, right, home, end, pageUp, pageDown
+    /// A function key: `function(1)` is F1.
     case function(Int)
+    /// A mouse press, release or wheel turn, where the terminal reports one.
     case mouse(MouseEvent)
 
     /// The key as the help and footer show it (`j`, `C-d`, `Enter`, `PgDn`); `parse(_:)` reads it back.

@@ -5,7 +5,9 @@
 /// let warning = Style(fg: .yellow, bold: true)
 /// ```
 public enum TerminalColor: Int, Sendable, Hashable, CaseIterable {
+    /// The terminal's default foreground or background.
     case `default` = -1
+    /// The eight colours of the terminal's palette, by their ANSI numbers (0–7).
     case black = 0, red, green, yellow, blue, magenta, cyan, white
 }
 
