@@ -7,7 +7,8 @@ import Testing
 // (Sources/CoreStack/CoreStack.docc/Tutorials/BrowseAStore.tutorial), kept here so that its code
 // compiles and runs: the classes and model of Resources/recipebox-03-recipe.swift and
 // recipebox-05-model.swift, the program of recipebox-08-main.swift, and the stackscope commands
-// of recipebox-09…12 through the same library calls. Keep the two in step.
+// of recipebox-09…12 through the same library calls. The last test checks that the tutorial's
+// files still hold this code.
 
 final class Recipe: ManagedObject {
     @Attribute("name") var name: String
@@ -75,6 +76,7 @@ struct TutorialTests {
         let quick = try await worker.perform {
             try Recipe.all(in: worker, predicate: .key("minutes") <= 20, sortedBy: [SortDescriptor("name")]).map(\.name)
         }
+        print("quick recipes:", quick)  // ["Guacamole", "Pancakes"]
         // --- recipebox-08-main.swift ends ---
         #expect(quick == ["Guacamole", "Pancakes"])
 
@@ -91,5 +93,24 @@ struct TutorialTests {
         let withBundle = try InfoCommand.info(storePath: url.path, modelPath: bundle.path)
         #expect(withBundle.warnings.isEmpty)
         #expect(try XcodeModelReader.readModel(at: bundle).entityVersionHashes == model.entityVersionHashes)
+    }
+
+    @Test("the tutorial's final code files hold the code this suite runs", arguments: [
+        "recipebox-03-recipe.swift", "recipebox-05-model.swift", "recipebox-08-main.swift",
+    ])
+    func tutorialFilesMatch(file: String) throws {
+        let resources = TestSupport.repoRoot.appendingPathComponent("Sources/CoreStack/CoreStack.docc/Tutorials/Resources")
+        // Lines without indentation, blank lines and imports; the store's URL is the test's own.
+        func code(_ text: String) -> [String] {
+            let skipped = ["import ", "let url = ", "//"]
+            let lines: [String] = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            return lines.filter { line in !line.isEmpty && !skipped.contains { line.hasPrefix($0) } }
+        }
+        let tutorial = code(try String(contentsOf: resources.appendingPathComponent(file), encoding: .utf8))
+        let here = code(try String(contentsOfFile: #filePath, encoding: .utf8))
+        #expect(!tutorial.isEmpty)
+        let starts = 0 ..< max(0, here.count - tutorial.count + 1)
+        let found = starts.contains { (start: Int) -> Bool in Array(here[start ..< start + tutorial.count]) == tutorial }
+        #expect(found, "\(file) and TutorialTests.swift differ: keep the tutorial and this suite in step")
     }
 }
