@@ -16,8 +16,8 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the `internal(set) var`s are resolved by ``ManagedObjectModel`` while it
 /// is built, before the model (and so the entity) is handed to anything else, and only read
-/// afterwards; the wrapper-slot cache is written under `wrapperSlotLock` and published with an
-/// atomic count (see `wrapperSlotEntries`).
+/// afterwards; the wrapper-slot tables are written under their lock and published with an
+/// atomic count (see ``WrapperSlotTable``).
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
     // Declared. These do not change once the entity belongs to a model.
 
@@ -107,17 +107,13 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var emptyRelations: [RelationSlot] = []
     var attributeSlots: [String: Int] = [:]
     var relationshipSlots: [String: Int] = [:]
-    /// Attribute slots of typed properties, by the bits of their wrapper's key (see ``WrapperKey``:
-    /// one word that names a key's text for the life of the process, compared instead of the text).
-    ///
-    /// Reads take no lock: an entry is written once, under a lock, into a fixed buffer, then
-    /// published by storing the new count with release ordering; a reader loads the count with
-    /// acquire ordering and scans that many entries. When the buffer is full the wrappers look
-    /// slots up by name. The entries live in the entity itself, so a read retains nothing.
-    @usableFromInline let wrapperSlotCount = Atomic<Int>(0)
-    @usableFromInline let wrapperSlotEntries: UnsafeMutablePointer<WrapperSlotEntry> = .allocate(capacity: EntityDescription.wrapperSlotCapacity)
-    private static let wrapperSlotCapacity = 256
-    private let wrapperSlotLock = NSLock()
+    /// Attribute slots of typed properties (``Attribute``, `value(ofAttribute:)`), by the bits of
+    /// their key (see ``WrapperKey``: one word that names a key's text for the life of the process,
+    /// compared instead of the text).
+    @usableFromInline let attributeWrapperSlots = WrapperSlotTable()
+    /// Relationship slots of typed properties (``ToOne``, ``ToMany``, ``OrderedToMany``,
+    /// `object(ofToOne:)` and the other relationship accessors), by the bits of their key.
+    @usableFromInline let relationshipWrapperSlots = WrapperSlotTable()
 
     /// Declares an entity.
     ///
@@ -144,11 +140,6 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             attributes: props.compactMap(\.attribute), relationships: props.compactMap(\.relationship),
             uniquenessConstraints: uniquenessConstraints, fetchIndexes: fetchIndexes,
             managedObjectClass: managedObjectClass)
-    }
-
-    deinit {
-        wrapperSlotEntries.deinitialize(count: wrapperSlotCount.load(ordering: .relaxed))
-        wrapperSlotEntries.deallocate()
     }
 
     /// Declares an entity with every field.
@@ -370,37 +361,25 @@ extension EntityDescription {
     /// remembered.
     // Inlinable so the wrappers' reads, inlined into the subclasses' modules, scan in place.
     @inlinable @inline(__always)
-    func wrapperSlot(forBits bits: UInt64) -> Int? {
-        let n = wrapperSlotCount.load(ordering: .acquiring)
-        var entry = UnsafePointer(wrapperSlotEntries)
-        let end = entry + n
-        while entry < end {
-            if entry.pointee.bits == bits { return Int(entry.pointee.slot) }
-            entry += 1
-        }
-        return nil
-    }
+    func wrapperSlot(forBits bits: UInt64) -> Int? { attributeWrapperSlots.slot(forBits: bits) }
 
-    /// Remembers the slot of a wrapper's key, by its bits (``WrapperKey/bits``).
+    /// Remembers the attribute slot of a wrapper's key, by its bits (``WrapperKey/bits``).
     @usableFromInline
-    func rememberWrapperSlot(_ slot: Int, forBits bits: UInt64) {
-        wrapperSlotLock.lock()
-        defer { wrapperSlotLock.unlock() }
-        let n = wrapperSlotCount.load(ordering: .relaxed)
-        guard n < Self.wrapperSlotCapacity, wrapperSlot(forBits: bits) == nil else { return }
-        (wrapperSlotEntries + n).initialize(to: WrapperSlotEntry(bits: bits, slot: Int64(slot)))
-        wrapperSlotCount.store(n + 1, ordering: .releasing)
+    func rememberWrapperSlot(_ slot: Int, forBits bits: UInt64) { attributeWrapperSlots.remember(slot, forBits: bits) }
+
+    /// The relationship slot of the typed wrapper or accessor whose key is `key`: one word compare
+    /// once remembered, the name's look-up the first time.
+    @inlinable @inline(__always)
+    func relationshipSlot(for key: WrapperKey) throws -> Int {
+        if let slot = relationshipWrapperSlots.slot(forBits: key.bits) { return slot }
+        return try rememberRelationshipSlot(for: key)
     }
-}
 
-/// One remembered wrapper key: the word of its ``WrapperKey`` and the slot it names.
-@usableFromInline
-struct WrapperSlotEntry {
-    @usableFromInline var bits: UInt64
-    @usableFromInline var slot: Int64
-
-    @usableFromInline init(bits: UInt64, slot: Int64) {
-        self.bits = bits
-        self.slot = slot
+    /// Looks the relationship named by `key` up by name and remembers its slot.
+    @usableFromInline
+    func rememberRelationshipSlot(for key: WrapperKey) throws -> Int {
+        let slot = try relationshipSlot(key.string)
+        relationshipWrapperSlots.remember(slot, forBits: key.bits)
+        return slot
     }
 }

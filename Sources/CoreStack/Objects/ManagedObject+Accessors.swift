@@ -5,7 +5,7 @@ import Foundation
 /// A model macro (or a hand-written computed property) reads and writes a property through these
 /// calls; the property wrappers (``Attribute``, ``ToOne``, ``ToMany``, ``OrderedToMany``) do the same
 /// work. The key is a string literal, so an attribute's slot is found by one word compare after the
-/// first access (see ``WrapperKey``). Errors are reported as the wrappers report them: the read
+/// first access (see ``WrapperKey``), a relationship's the same way. Errors are reported as the wrappers report them: the read
 /// returns the type's absent value (nil, empty) and ``ManagedObject/lastAccessorError`` is set.
 ///
 /// ```swift
@@ -65,7 +65,7 @@ extension ManagedObject {
     /// ```
     @inlinable
     public final func object<Destination: ManagedObject>(ofToOne key: StaticString, as type: Destination.Type = Destination.self) -> Destination? {
-        do { return try object(forKey: key.description) as? Destination } catch {
+        do { return try object(atRelationshipSlot: try entity.relationshipSlot(for: WrapperKey.literal(key))) as? Destination } catch {
             lastAccessorError = error
             return nil
         }
@@ -78,7 +78,7 @@ extension ManagedObject {
     /// ```
     @inlinable
     public final func setObject<Destination: ManagedObject>(_ destination: Destination?, ofToOne key: StaticString) {
-        do { try setObject(destination, forKey: key.description) } catch {
+        do { try setObject(destination, atRelationshipSlot: try entity.relationshipSlot(for: WrapperKey.literal(key))) } catch {
             lastAccessorError = error
         }
     }
@@ -91,7 +91,7 @@ extension ManagedObject {
     @inlinable
     public final func objects<Destination: ManagedObject>(ofToMany key: StaticString, as type: Destination.Type = Destination.self) -> Set<Destination> {
         do {
-            let objects = try objects(forKey: key.description)
+            let objects = try objects(atRelationshipSlot: try entity.relationshipSlot(for: WrapperKey.literal(key)))
             var set = Set<Destination>(minimumCapacity: objects.count)
             for o in objects {
                 if let d = o as? Destination { set.insert(d) }
@@ -110,7 +110,7 @@ extension ManagedObject {
     /// ```
     @inlinable
     public final func setObjects<Destination: ManagedObject>(_ destinations: Set<Destination>, ofToMany key: StaticString) {
-        do { try setObjects(destinations.map { $0 as ManagedObject }, forKey: key.description) } catch {
+        do { try setObjects(destinations.map { $0 as ManagedObject }, atRelationshipSlot: try entity.relationshipSlot(for: WrapperKey.literal(key))) } catch {
             lastAccessorError = error
         }
     }
@@ -122,7 +122,7 @@ extension ManagedObject {
     /// ```
     @inlinable
     public final func orderedObjects<Destination: ManagedObject>(ofToMany key: StaticString, as type: Destination.Type = Destination.self) -> [Destination] {
-        do { return try objects(forKey: key.description).compactMap { $0 as? Destination } } catch {
+        do { return try objects(atRelationshipSlot: try entity.relationshipSlot(for: WrapperKey.literal(key))).compactMap { $0 as? Destination } } catch {
             lastAccessorError = error
             return []
         }
@@ -135,7 +135,7 @@ extension ManagedObject {
     /// ```
     @inlinable
     public final func setOrderedObjects<Destination: ManagedObject>(_ destinations: [Destination], ofToMany key: StaticString) {
-        do { try setObjects(destinations, forKey: key.description) } catch {
+        do { try setObjects(destinations, atRelationshipSlot: try entity.relationshipSlot(for: WrapperKey.literal(key))) } catch {
             lastAccessorError = error
         }
     }

@@ -114,9 +114,16 @@ extension ManagedObject {
 
     /// The destination of a to-one relationship.
     public func object(forKey key: String) throws -> ManagedObject? {
-        let slot = try entity.relationshipSlot(key)
+        try object(atRelationshipSlot: try entity.relationshipSlot(key))
+    }
+
+    /// The destination of the to-one relationship in `slot` (what the typed wrappers and accessors
+    /// read once their key's slot is known).
+    @usableFromInline
+    final func object(atRelationshipSlot slot: Int) throws -> ManagedObject? {
         guard !entity.allRelationships[slot].isToMany else {
-            throw CoreStackError.typeMismatch(entity: entity.name, key: key, expected: "a to-many accessor", got: "a to-one access")
+            throw CoreStackError.typeMismatch(
+                entity: entity.name, key: entity.allRelationships[slot].name, expected: "a to-many accessor", got: "a to-one access")
         }
         guard let id = try destinationIDs(slot: slot).first else { return nil }
         return try context().object(with: id)
@@ -124,11 +131,16 @@ extension ManagedObject {
 
     /// Sets a to-one relationship, keeping the inverse in step.
     public func setObject(_ object: ManagedObject?, forKey key: String) throws {
-        let slot = try entity.relationshipSlot(key)
+        try setObject(object, atRelationshipSlot: try entity.relationshipSlot(key))
+    }
+
+    /// Sets the to-one relationship in `slot`, keeping the inverse in step.
+    @usableFromInline
+    final func setObject(_ object: ManagedObject?, atRelationshipSlot slot: Int) throws {
         let r = entity.allRelationships[slot]
         guard !r.isToMany else {
             throw CoreStackError.typeMismatch(
-                entity: entity.name, key: key, expected: "a collection of \(r.destinationEntityName)", got: "a single object")
+                entity: entity.name, key: r.name, expected: "a collection of \(r.destinationEntityName)", got: "a single object")
         }
         let ctx = try context()
         if let object { try checkDestination(object, slot: slot) }
@@ -140,7 +152,12 @@ extension ManagedObject {
 
     /// The destinations of a to-many relationship (in order when ordered).
     public func objects(forKey key: String) throws -> [ManagedObject] {
-        let slot = try entity.relationshipSlot(key)
+        try objects(atRelationshipSlot: try entity.relationshipSlot(key))
+    }
+
+    /// The destinations of the to-many relationship in `slot` (in order when ordered).
+    @usableFromInline
+    final func objects(atRelationshipSlot slot: Int) throws -> [ManagedObject] {
         let ctx = try context()
         return try destinationIDs(slot: slot).map { try ctx.object(with: $0) }
     }
@@ -152,11 +169,16 @@ extension ManagedObject {
 
     /// Replaces the destinations of a to-many relationship (in the given order when ordered).
     public func setObjects(_ objects: [ManagedObject], forKey key: String) throws {
-        let slot = try entity.relationshipSlot(key)
+        try setObjects(objects, atRelationshipSlot: try entity.relationshipSlot(key))
+    }
+
+    /// Replaces the destinations of the to-many relationship in `slot` (in the given order when ordered).
+    @usableFromInline
+    final func setObjects(_ objects: [ManagedObject], atRelationshipSlot slot: Int) throws {
         let relationships = entity.allRelationships  // read in place, not copied
         guard relationships[slot].isToMany else {
             throw CoreStackError.typeMismatch(
-                entity: entity.name, key: key, expected: relationships[slot].destinationEntityName, got: "a collection")
+                entity: entity.name, key: relationships[slot].name, expected: relationships[slot].destinationEntityName, got: "a collection")
         }
         for o in objects { try checkDestination(o, slot: slot) }
         let ctx = try context()

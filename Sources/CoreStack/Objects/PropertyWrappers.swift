@@ -100,11 +100,19 @@ public struct Attribute<Value: AttributeValueConvertible> {
 /// ```
 @propertyWrapper
 public struct ToOne<Destination: ManagedObject> {
-    /// The name of the property in the entity.
-    public let key: String
+    /// The key as one word that names it for the process (see ``WrapperKey``), as ``Attribute``'s:
+    /// the slot is found by one word compare, and the wrapper costs its object 8 bytes.
+    @usableFromInline let wrapperKey: WrapperKey
 
-    /// A wrapper for the property named `key`.
-    public init(_ key: String) { self.key = key }
+    /// The name of the property in the entity.
+    public var key: String { wrapperKey.string }
+
+    /// A wrapper for the property named by the literal `key`.
+    @inlinable public init(_ key: StaticString) { wrapperKey = WrapperKey.literal(key) }
+
+    /// A wrapper for the property named `key`, a string known only at run time (interned for the
+    /// rest of the process, once per distinct text).
+    @_disfavoredOverload public init(_ key: String) { wrapperKey = WrapperKey(interning: key) }
 
     /// Unavailable: the wrapper works only through the enclosing ``ManagedObject`` (see the subscript).
     @available(*, unavailable, message: "@ToOne is only available on ManagedObject subclasses")
@@ -123,13 +131,13 @@ public struct ToOne<Destination: ManagedObject> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Destination? {
         get {
-            do { return try object.object(forKey: object[keyPath: storageKeyPath].key) as? Destination } catch {
+            do { return try object.object(atRelationshipSlot: try object.entity.relationshipSlot(for: object[keyPath: storageKeyPath].wrapperKey)) as? Destination } catch {
                 object.lastAccessorError = error
                 return nil
             }
         }
         set {
-            do { try object.setObject(newValue, forKey: object[keyPath: storageKeyPath].key) } catch {
+            do { try object.setObject(newValue, atRelationshipSlot: try object.entity.relationshipSlot(for: object[keyPath: storageKeyPath].wrapperKey)) } catch {
                 object.lastAccessorError = error
             }
         }
@@ -146,11 +154,19 @@ public struct ToOne<Destination: ManagedObject> {
 /// ```
 @propertyWrapper
 public struct ToMany<Destination: ManagedObject> {
-    /// The name of the property in the entity.
-    public let key: String
+    /// The key as one word that names it for the process (see ``WrapperKey``), as ``Attribute``'s:
+    /// the slot is found by one word compare, and the wrapper costs its object 8 bytes.
+    @usableFromInline let wrapperKey: WrapperKey
 
-    /// A wrapper for the property named `key`.
-    public init(_ key: String) { self.key = key }
+    /// The name of the property in the entity.
+    public var key: String { wrapperKey.string }
+
+    /// A wrapper for the property named by the literal `key`.
+    @inlinable public init(_ key: StaticString) { wrapperKey = WrapperKey.literal(key) }
+
+    /// A wrapper for the property named `key`, a string known only at run time (interned for the
+    /// rest of the process, once per distinct text).
+    @_disfavoredOverload public init(_ key: String) { wrapperKey = WrapperKey(interning: key) }
 
     /// Unavailable: the wrapper works only through the enclosing ``ManagedObject`` (see the subscript).
     @available(*, unavailable, message: "@ToMany is only available on ManagedObject subclasses")
@@ -171,7 +187,7 @@ public struct ToMany<Destination: ManagedObject> {
     ) -> Set<Destination> {
         get {
             do {
-                let objects = try object.objects(forKey: object[keyPath: storageKeyPath].key)
+                let objects = try object.objects(atRelationshipSlot: try object.entity.relationshipSlot(for: object[keyPath: storageKeyPath].wrapperKey))
                 var set = Set<Destination>(minimumCapacity: objects.count)
                 for o in objects {
                     if let d = o as? Destination { set.insert(d) }
@@ -183,7 +199,7 @@ public struct ToMany<Destination: ManagedObject> {
             }
         }
         set {
-            do { try object.setObjects(newValue.map { $0 as ManagedObject }, forKey: object[keyPath: storageKeyPath].key) } catch {
+            do { try object.setObjects(newValue.map { $0 as ManagedObject }, atRelationshipSlot: try object.entity.relationshipSlot(for: object[keyPath: storageKeyPath].wrapperKey)) } catch {
                 object.lastAccessorError = error
             }
         }
@@ -203,11 +219,19 @@ public struct ToMany<Destination: ManagedObject> {
 /// ```
 @propertyWrapper
 public struct OrderedToMany<Destination: ManagedObject> {
-    /// The name of the property in the entity.
-    public let key: String
+    /// The key as one word that names it for the process (see ``WrapperKey``), as ``Attribute``'s:
+    /// the slot is found by one word compare, and the wrapper costs its object 8 bytes.
+    @usableFromInline let wrapperKey: WrapperKey
 
-    /// A wrapper for the property named `key`.
-    public init(_ key: String) { self.key = key }
+    /// The name of the property in the entity.
+    public var key: String { wrapperKey.string }
+
+    /// A wrapper for the property named by the literal `key`.
+    @inlinable public init(_ key: StaticString) { wrapperKey = WrapperKey.literal(key) }
+
+    /// A wrapper for the property named `key`, a string known only at run time (interned for the
+    /// rest of the process, once per distinct text).
+    @_disfavoredOverload public init(_ key: String) { wrapperKey = WrapperKey(interning: key) }
 
     /// Unavailable: the wrapper works only through the enclosing ``ManagedObject`` (see the subscript).
     @available(*, unavailable, message: "@OrderedToMany is only available on ManagedObject subclasses")
@@ -225,13 +249,13 @@ public struct OrderedToMany<Destination: ManagedObject> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> [Destination] {
         get {
-            do { return try object.objects(forKey: object[keyPath: storageKeyPath].key).compactMap { $0 as? Destination } } catch {
+            do { return try object.objects(atRelationshipSlot: try object.entity.relationshipSlot(for: object[keyPath: storageKeyPath].wrapperKey)).compactMap { $0 as? Destination } } catch {
                 object.lastAccessorError = error
                 return []
             }
         }
         set {
-            do { try object.setObjects(newValue, forKey: object[keyPath: storageKeyPath].key) } catch {
+            do { try object.setObjects(newValue, atRelationshipSlot: try object.entity.relationshipSlot(for: object[keyPath: storageKeyPath].wrapperKey)) } catch {
                 object.lastAccessorError = error
             }
         }

@@ -79,7 +79,7 @@ struct AttributeWrapperTests {
         // literal and through a run-time key are two entries naming the same slot).
         #expect(entity.wrapperSlot(forBits: WrapperKey(interning: RuntimeKeys.long).bits) == 2)
         #expect(entity.wrapperSlot(forBits: WrapperKey(interning: RuntimeKeys.short).bits) == 0)
-        let remembered = entity.wrapperSlotCount.load(ordering: .relaxed)
+        let remembered = entity.attributeWrapperSlots.count.load(ordering: .relaxed)
         #expect(remembered == 4)
     }
 }
