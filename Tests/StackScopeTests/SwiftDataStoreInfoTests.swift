@@ -37,6 +37,7 @@ private final class SDTag: ManagedObject, DeclaredEntity, PropertyKeyPathTable {
 }
 
 @Suite("a store written through SwiftData's shape opens in stackscope")
+@MainActor
 struct SwiftDataStoreInfoTests {
     /// 40 notes and 5 tags, each note with two tags (a many-to-many join table), saved through ModelContext.
     private func writeStore() throws -> URL {
@@ -62,13 +63,13 @@ struct SwiftDataStoreInfoTests {
     func infoInProcess() throws {
         let url = try writeStore()
         let info = try InfoCommand.info(storePath: url.path)
-        #expect(info.entities.map(\.name) == ["SDNote", "SDTag"])
+        #expect(info.entities.map(\.name) == ["Note", "Tag"])
         #expect(info.entities.map(\.count) == [40, 5])
         #expect(info.modelSource.contains("Z_MODELCACHE"))
         #expect(info.notUnderstood == nil)
     }
 
-    @Test("the stackscope binary: info --json and dump --json of the store", .enabled(
+    @Test("the stackscope binary: info --json of the store lists its entities with their counts", .enabled(
         if: StackScopeBinary.url != nil, "the stackscope binary was not found: run `swift build` first"))
     func infoBinary() throws {
         let url = try writeStore()
@@ -76,7 +77,7 @@ struct SwiftDataStoreInfoTests {
         #expect(info.status == 0, "\(info.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
         let entities = try #require(json["entities"] as? [[String: Any]])
-        #expect(entities.map { $0["name"] as? String } == ["SDNote", "SDTag"])
+        #expect(entities.map { $0["name"] as? String } == ["Note", "Tag"])
         #expect(entities.map { $0["count"] as? Int } == [40, 5])
     }
 }

@@ -14,8 +14,9 @@ import Foundation
 ///
 /// Not `Sendable`, as in SwiftData: use a context, and its models, where it was made. A context made
 /// on the main queue (the container's ``ModelContainer/mainContext``, or `ModelContext(container)`
-/// called there) is a main-queue context; one made elsewhere has a private queue, and each of its
-/// calls runs there (`performAndWait`). Models are made in a context (``insert(_:)`` takes the
+/// called there) is a main-queue context. One made elsewhere has a private queue, and each of its
+/// calls runs there (`performAndWait`); its models are used on that queue too, which a
+/// ``ModelActor`` (whose executor is the context's queue) does for you, as SwiftData's model actors. Models are made in a context (``insert(_:)`` takes the
 /// class), not made first and inserted later as in SwiftData: a ``ManagedObject`` takes its entity
 /// from the container's model.
 public final class ModelContext {
@@ -39,6 +40,13 @@ public final class ModelContext {
         let type: ManagedObjectContext.ConcurrencyType = Self.isOnMainQueue ? .mainQueue : .privateQueue
         let context = ManagedObjectContext(
             concurrencyType: type, coordinator: container.persistentStoreCoordinator, name: "ModelContext")
+        self.init(context, schema: container.schema, owned: container, main: nil, autosave: false)
+    }
+
+    /// A context with a private queue of its own, wherever it is made (a ``ModelActor``'s).
+    convenience init(privateQueueOf container: ModelContainer) {
+        let context = ManagedObjectContext(
+            concurrencyType: .privateQueue, coordinator: container.persistentStoreCoordinator, name: "ModelActor")
         self.init(context, schema: container.schema, owned: container, main: nil, autosave: false)
     }
 

@@ -3,6 +3,7 @@ import Testing
 @testable import CoreStack
 
 @Suite("SwiftData's shape: ModelContainer, ModelContext and FetchDescriptor over CoreStack's contexts")
+@MainActor
 struct ModelContextTests {
     private func container(inMemory: Bool = true) throws -> ModelContainer {
         try ModelContainer(

@@ -138,6 +138,7 @@ enum FailingShelfPlan: SchemaMigrationPlan {
 
 @Suite("SwiftData's shape: SchemaMigrationPlan's lightweight and custom stages on a real store file",
        .enabled(if: SwiftDataSupport.hasSQLite3, "needs /usr/bin/sqlite3"))
+@MainActor
 struct SchemaMigrationPlanTests {
     /// A V1 store of five books.
     private func v1Store() throws -> URL {

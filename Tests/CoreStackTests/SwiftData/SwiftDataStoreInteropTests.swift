@@ -100,6 +100,7 @@ final class ImageModel: ManagedObject, DeclaredEntity, PropertyKeyPathTable {
 
 @Suite("SwiftData's shape on real stores: what it writes opens with CoreStack's stacks; Apple's store reads through it",
        .enabled(if: SwiftDataSupport.hasSQLite3, "needs /usr/bin/sqlite3"))
+@MainActor
 struct SwiftDataStoreInteropTests {
     @Test("a store written through ModelContainer opens in a PersistentContainer with the model it carries (no classes), with the same counts as sqlite3's")
     func writtenStoreOpensInCoreStack() async throws {
