@@ -8,12 +8,7 @@ import Testing
 @Suite("SwiftData's shape: autosave at the end of the main-queue turn")
 @MainActor
 struct ModelContextAutosaveTests {
-    /// Lets the main queue run what was queued on it before this call, then comes back.
-    private func endOfTurn() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.main.async { done.resume() }
-        }
-    }
+    private func endOfTurn() async { await endOfMainQueueTurn() }
 
     /// Rows in the store, counted by a context of its own (what a save has written).
     private func storedBooks(_ container: ModelContainer) throws -> Int {
