@@ -16,20 +16,24 @@ import Foundation
 /// `#Predicate` (the macro names Foundation's) and `Foundation.SortDescriptor`.
 public struct FetchDescriptor<T: PersistentModel> {
     /// The filter (nil: every model of the class).
-    public var predicate: Foundation.Predicate<T>?
+    public var predicate: Foundation.Predicate<T>? { didSet { translated = TranslatedRequest<T>() } }
     /// The order, first descriptor first (strings by code point, see ``SortDescriptor``).
-    public var sortBy: [Foundation.SortDescriptor<T>]
+    public var sortBy: [Foundation.SortDescriptor<T>] { didSet { translated = TranslatedRequest<T>() } }
     /// At most this many models (nil: all).
-    public var fetchLimit: Int?
+    public var fetchLimit: Int? { didSet { translated = TranslatedRequest<T>() } }
     /// Skip this many first (nil: none).
-    public var fetchOffset: Int?
+    public var fetchOffset: Int? { didSet { translated = TranslatedRequest<T>() } }
     /// Whether unsaved inserts, changes and deletes of the context count (default true).
-    public var includePendingChanges = true
+    public var includePendingChanges = true { didSet { translated = TranslatedRequest<T>() } }
     /// Relationships whose destinations are loaded with the results.
-    public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
+    public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = [] { didSet { translated = TranslatedRequest<T>() } }
     /// The properties SwiftData loads first. CoreStack loads a model's attributes together, so
     /// this is only checked (each must name a property of the model).
-    public var propertiesToFetch: [PartialKeyPath<T>] = []
+    public var propertiesToFetch: [PartialKeyPath<T>] = [] { didSet { translated = TranslatedRequest<T>() } }
+
+    /// The request translated from this descriptor, shared by its copies until one is changed
+    /// (a change gives the changed copy a new, empty box).
+    private var translated = TranslatedRequest<T>()
 
     /// A descriptor.
     ///
@@ -48,9 +52,22 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// let request = try descriptor.fetchRequest()
     /// let controller = FetchedResultsController(fetchRequest: request, context: context.managedObjectContext)
     /// ```
+    ///
+    /// The translation is made once per descriptor (kept until a property changes), so fetching
+    /// again with the same descriptor does not walk the predicate again.
     /// - Throws: ``CoreStackError/unsupportedPredicate(part:reason:)`` for a predicate part, sort or
     ///   key path with no translation (a computed property, a comparator sort), naming it.
     public func fetchRequest() throws -> FetchRequest<T> {
+        if let request = translated.request { return request }
+        let request = try translate()
+        translated.request = request
+        return request
+    }
+
+    /// Whether the translated request is kept (tests).
+    var isTranslated: Bool { translated.request != nil }
+
+    private func translate() throws -> FetchRequest<T> {
         var request = FetchRequest<T>()
         try request.setPredicate(predicate)
         request.sortDescriptors = try sortBy.map { try SortDescriptor($0) }
@@ -62,3 +79,4 @@ public struct FetchDescriptor<T: PersistentModel> {
         return request
     }
 }
+

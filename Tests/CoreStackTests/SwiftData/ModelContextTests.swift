@@ -102,6 +102,22 @@ struct ModelContextTests {
         #expect(try other.fetchCount(FetchDescriptor<SDAuthor>()) == 1)
     }
 
+    @Test("a descriptor is translated once: kept for the next fetch, made again after a change")
+    func translatedOnce() throws {
+        let context = ModelContext(try container())
+        try SwiftDataSupport.fill(context)
+        var descriptor = FetchDescriptor<SDBook>(predicate: #Predicate { $0.pages > 100 }, sortBy: [Foundation.SortDescriptor(\SDBook.pages)])
+        #expect(!descriptor.isTranslated)
+        #expect(try context.fetch(descriptor).count == 5)
+        #expect(descriptor.isTranslated)
+        let copy = descriptor
+        descriptor.fetchLimit = 2
+        #expect(!descriptor.isTranslated, "a change drops the translation")
+        #expect(copy.isTranslated, "the unchanged copy keeps it")
+        #expect(try context.fetch(descriptor).map(\.pages) == [200, 300])
+        #expect(try context.fetch(copy).count == 5)
+    }
+
     @Test("enumerate walks every match in order, a batch at a time")
     func enumerate() throws {
         let context = ModelContext(try container())
