@@ -9,12 +9,7 @@ import Testing
 @Suite("main-queue context: changes outside perform are announced at the end of the turn")
 @MainActor
 struct MainQueueEndOfTurnTests {
-    /// Lets the main queue run what was queued on it before this call, then comes back.
-    private func endOfTurn() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.main.async { done.resume() }
-        }
-    }
+    private func endOfTurn() async { await endOfMainQueueTurn() }
 
     /// The inserted, updated and deleted titles of each objectsDidChange.
     final class Announcements {
