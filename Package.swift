@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -7,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "CoreStack", targets: ["CoreStack"]),
         .library(name: "StackScope", targets: ["StackScope"]),
+        .library(name: "CoreStackModel", targets: ["CoreStackModel"]),
         .executable(name: "stackscope", targets: ["stackscope"]),
         .executable(name: "corestack-bench", targets: ["corestack-bench"]),
     ],
@@ -14,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(
@@ -24,6 +27,23 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 "CZlib",
             ]
+        ),
+        // The model macros (@Entity, @Model and their markers), compiled for the host. Kept out of
+        // CoreStack's own dependencies so the engine and the browser build without swift-syntax.
+        .macro(
+            name: "CoreStackMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        // A model declared once, in Swift: the macros' declarations, re-exporting CoreStack.
+        .target(
+            name: "CoreStackModel",
+            dependencies: ["CoreStack", "CoreStackMacros"]
         ),
         // ncursesw for the browser's terminal backend (module map and C shim in Sources/CCurses).
         // No pkgConfig: its -D flags are dropped by SwiftPM with a warning, and the shim defines them.
@@ -139,6 +159,20 @@ let package = Package(
         .testTarget(
             name: "CoreStackTests",
             dependencies: ["CoreStack", "TestSupportKit"]
+        ),
+        // The macros' expansions (expected source, diagnostics) and a model declared with them
+        // against the same model from Xcode.
+        .testTarget(
+            name: "CoreStackMacrosTests",
+            dependencies: [
+                "CoreStackMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(
+            name: "CoreStackModelTests",
+            dependencies: ["CoreStackModel", "TestSupportKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Real encoders (libpng, libjpeg, giflib, libwebp, libheif, libtiff) for the image tests' fixtures.
         .target(
