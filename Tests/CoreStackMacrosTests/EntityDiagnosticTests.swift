@@ -16,7 +16,7 @@ struct EntityDiagnosticTests {
             """,
             diagnostics: [
                 DiagnosticSpec(
-                    message: "@Entity class 'Book' must be final; a class that other entity classes inherit from says so with @Entity(allowsSubentities: true) or @Entity(isAbstract: true)",
+                    message: "@Entity class 'Book' must be final; a class that other entity classes inherit from is declared with @ParentEntity",
                     line: 2, column: 1, fixIts: [FixItSpec(message: "make the class final")]),
             ],
             applyFixIts: ["make the class final"],

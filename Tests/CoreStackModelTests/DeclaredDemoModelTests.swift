@@ -97,6 +97,7 @@ struct DeclaredDemoModelTests {
             #expect(book.inPrint == true)
             #expect(book.price == nil)
             #expect(book.chapters.isEmpty)
+            book.title = "Draft"
             let chapter = try context.insert(Demo.Chapter.self)
             chapter.title = "Prologue"
             chapter.number = 0

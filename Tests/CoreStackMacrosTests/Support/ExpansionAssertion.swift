@@ -4,12 +4,13 @@ import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
-/// The macros as CoreStackModel declares them, with the conformances `@Entity` is asked for.
+/// The macros as CoreStackModel declares them, with the conformances each is asked for.
 let entityMacroSpecs: [String: MacroSpec] = {
     let conformances = ["DeclaredEntity", "PropertyKeyPathTable"].map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) }
     var specs: [String: MacroSpec] = [
         "Entity": MacroSpec(type: EntityMacro.self, conformances: conformances),
         "Model": MacroSpec(type: EntityMacro.self, conformances: conformances),
+        "ParentEntity": MacroSpec(type: EntityMacro.self, conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("DeclaredEntity")))]),
         "_ManagedProperty": MacroSpec(type: ManagedPropertyMacro.self),
     ]
     for marker in ["Unique", "Indexed", "Transient", "Relationship", "AttributeOptions"] {
@@ -25,6 +26,7 @@ func assertExpansion(
     diagnostics: [DiagnosticSpec] = [],
     applyFixIts: [String]? = nil,
     fixedSource: String? = nil,
+    /// The conformances `@Entity` is asked for (the compiler asks only for those the class lacks).
     conformances: [String]? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
