@@ -19,7 +19,7 @@ extension EntityDeclaration {
             """
             /// The class's entity, from its stored properties.
             \(raw: access)\(raw: overrideKeyword)\(raw: typeMemberKeyword) var entityDescription: CoreStack.EntityDescription {
-                \(raw: inverseChecks)\(raw: entityDescriptionExpression)
+                \(raw: indented(inverseChecks + entityDescriptionExpression))
             }
             """,
         ]
@@ -30,7 +30,7 @@ extension EntityDeclaration {
                 """
                 /// The model property each key path of the class names.
                 \(raw: access)static var propertyKeyPaths: [PartialKeyPath<\(raw: className)>: String] {
-                    \(raw: table)
+                    \(raw: indented(table))
                 }
                 """)
         }
@@ -113,6 +113,11 @@ extension EntityDeclaration {
         if let name = EntityProperty.argument("originalName", of: options) { arguments.append("renamingIdentifier: \(name.trimmedDescription)") }
         if let modifier = EntityProperty.argument("hashModifier", of: options) { arguments.append("versionHashModifier: \(modifier.trimmedDescription)") }
         return "CoreStack.RelationshipDescription(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// `text` with its lines after the first indented one level, for a member's body.
+    private func indented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n    ")
     }
 
     private func list(_ items: [String]) -> String {

@@ -13,6 +13,9 @@ struct EntityDiagnosticTests {
             }
             """,
             expandedSource: """
+            class Book: ManagedObject {
+                var title: String
+            }
             """,
             diagnostics: [
                 DiagnosticSpec(
@@ -39,6 +42,10 @@ struct EntityDiagnosticTests {
             }
             """,
             expandedSource: """
+            final class Book: ManagedObject {
+                var authors: Set<Author>
+                var publisher: Publisher?
+            }
             """,
             diagnostics: [
                 DiagnosticSpec(
@@ -63,6 +70,11 @@ struct EntityDiagnosticTests {
             }
             """,
             expandedSource: """
+            final class Book: ManagedObject {
+                var tags: [String]
+                var origin: CGPoint
+                var size: (Int, Int)
+            }
             """,
             diagnostics: [
                 DiagnosticSpec(message: "'tags' has type '[String]', which no attribute type stores: \(kinds)", line: 3, column: 5),
@@ -85,6 +97,12 @@ struct EntityDiagnosticTests {
             }
             """,
             expandedSource: """
+            final class Book {
+                var title: String
+            }
+            struct Shelf {
+                var label: String
+            }
             """,
             diagnostics: [
                 DiagnosticSpec(message: "@Entity class 'Book' must inherit from ManagedObject (or from another @Entity class)", line: 2, column: 13),
@@ -105,6 +123,12 @@ struct EntityDiagnosticTests {
             }
             """,
             expandedSource: """
+            final class Book: ManagedObject {
+                let title: String
+                var pages = 10
+                var publisher: Publisher
+                var editor: Editor?
+            }
             """,
             diagnostics: [
                 DiagnosticSpec(message: "'title' is a let: a model property is a var (its value lives in the object's context)", line: 3, column: 5, fixIts: [FixItSpec(message: "use var")]),

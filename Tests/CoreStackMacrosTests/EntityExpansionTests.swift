@@ -95,6 +95,48 @@ struct EntityExpansionTests {
                 }
                 var initial: String { String(title.prefix(1)) }
                 static let shelf = "A"
+
+                /// The name of the class's entity in the model.
+                public static var entityName: String {
+                    "Book"
+                }
+
+                /// The class's entity, from its stored properties.
+                public static var entityDescription: CoreStack.EntityDescription {
+                    CoreStack.EntityDescription(
+                        name: entityName,
+                        attributes: [
+                            CoreStack.AttributeDescription("title", .string, isOptional: false, isIndexed: true),
+                            CoreStack.AttributeDescription("subtitle", .string),
+                            CoreStack.AttributeDescription("pages", .integer32, isOptional: false, defaultValue: (100 as Int32).attributeValue),
+                            CoreStack.AttributeDescription("rating", .double, defaultValue: (2.5 as Double).attributeValue),
+                            CoreStack.AttributeDescription("isbn", .uuid, isOptional: false),
+                            CoreStack.AttributeDescription("cover", .binaryData, allowsExternalBinaryDataStorage: true),
+                            CoreStack.AttributeDescription("homepage", .uri, minValue: (4 as URL).attributeValue, maxValue: (200 as URL).attributeValue, renamingIdentifier: "site"),
+                            CoreStack.AttributeDescription("isSelected", .boolean, isOptional: false, isTransient: true, defaultValue: (false as Bool).attributeValue),
+                        ],
+                        relationships: [],
+                        uniquenessConstraints: [["isbn"]],
+                        managedObjectClass: Book.self
+                    )
+                }
+
+                /// The model property each key path of the class names.
+                public static var propertyKeyPaths: [PartialKeyPath<Book>: String] {
+                    [
+                        \\Book.title: "title",
+                        \\Book.subtitle: "subtitle",
+                        \\Book.pages: "pages",
+                        \\Book.rating: "rating",
+                        \\Book.isbn: "isbn",
+                        \\Book.cover: "cover",
+                        \\Book.homepage: "homepage",
+                        \\Book.isSelected: "isSelected",
+                    ]
+                }
+            }
+
+            extension Book: DeclaredEntity, PropertyKeyPathTable {
             }
             """)
     }
