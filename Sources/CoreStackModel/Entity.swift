@@ -14,7 +14,7 @@ import CoreStack
 /// @Entity final class Author: ManagedObject {
 ///     @Unique var name: String
 ///     var born: Date?
-///     @Relationship(inverse: \Book.authors) var books: Set<Book>
+///     @Relationship(inverse: "authors") var books: Set<Book>
 /// }
 ///
 /// @Entity final class Book: ManagedObject {
