@@ -48,13 +48,7 @@ struct ModelMacroDocTests {
                 RelationshipDescription("book", destination: "Book", inverse: "chapters")
             }
         }
-        #expect(declared.entityVersionHashes == built.entityVersionHashes)
-        for entity in declared.entities {
-            let other = try #require(built.entity(named: entity.name))
-            #expect(entity.attributes == other.attributes, "\(entity.name)")
-            #expect(entity.relationships == other.relationships, "\(entity.name)")
-            #expect(entity.uniquenessConstraints == other.uniquenessConstraints, "\(entity.name)")
-        }
+        try expectSameEntities(declared, built)
         #expect(declared.entity(forClass: DocModel.Book.self)?.name == "Book")
     }
 }
