@@ -6,7 +6,10 @@ import Foundation
 /// `.xcdatamodeld` (Tests/Fixtures/models/demo), so the version hashes must match.
 ///
 /// The demo's scalar attributes are optional in the model (Xcode's default), so they are declared
-/// optional here too (`Int32?`): a Swift type's optionality is the attribute's.
+/// optional here too (`Int32?`): a Swift type's optionality is the attribute's. Book names its
+/// relationships' inverses by key path; the other side names Book's by name (two key paths naming
+/// each other are a circular reference for the compiler). Book and Person have sub-entities, so
+/// they are `@ParentEntity` classes.
 enum MacroDemoLibrary {
     static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(
