@@ -28,7 +28,7 @@ let package = Package(
                 "CZlib",
             ]
         ),
-        // The model macros (@Entity, @Model and their markers), compiled for the host. Kept out of
+        // The model macros (@Entity, @Model, @ParentEntity and their markers), compiled for the host. Kept out of
         // CoreStack's own dependencies so the engine and the browser build without swift-syntax.
         .macro(
             name: "CoreStackMacros",
@@ -160,8 +160,8 @@ let package = Package(
             name: "CoreStackTests",
             dependencies: ["CoreStack", "TestSupportKit"]
         ),
-        // The macros' expansions (expected source, diagnostics) and a model declared with them
-        // against the same model from Xcode.
+        // The macros' expansions: expected source and diagnostics (swift-syntax's generic test
+        // support, reporting through Swift Testing).
         .testTarget(
             name: "CoreStackMacrosTests",
             dependencies: [
@@ -170,6 +170,8 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
+        // Models declared with the macros: the demo against its .xcdatamodeld (hashes, tables),
+        // versions through a staged migration.
         .testTarget(
             name: "CoreStackModelTests",
             dependencies: ["CoreStackModel", "TestSupportKit", .product(name: "GRDB", package: "GRDB.swift")]
