@@ -27,9 +27,7 @@ struct DeclaredDemoModelTests {
         let xcode = try XcodeModelReader.readModel(at: ModelFixtures.demoBundle)
         do {
             let model = try Demo.model()
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-            try coordinator.addPersistentStore(try SQLiteStore(url: declaredURL, model: model))
-            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "declared")
+            let context = try storeContext(model, try SQLiteStore(url: declaredURL, model: model), name: "declared")
             try context.performAndWait {
                 let publisher = try context.insert(Demo.Publisher.self)
                 publisher.name = "Gollancz"
@@ -59,9 +57,7 @@ struct DeclaredDemoModelTests {
         // The store opens with the Xcode model (read-only: no migration, no change) and reads back.
         let store = try SQLiteStore.open(url: declaredURL, bundle: ManagedObjectModelBundle(model: xcode), readOnly: true)
         #expect(store.migrationsOnOpen.isEmpty)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: xcode)
-        try coordinator.addPersistentStore(store)
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "xcode")
+        let context = try storeContext(xcode, store, name: "xcode")
         try context.performAndWait {
             let books = try context.fetch(FetchRequest<ManagedObject>(entityName: "Book", sortDescriptors: [SortDescriptor("title")]))
             #expect(try books.map { try $0.attributeValue(forKey: "title") } == [.string("Maus"), .string("The Dispossessed")])
@@ -78,9 +74,7 @@ struct DeclaredDemoModelTests {
     @Test("new objects start with the declared defaults; key paths map through the generated table")
     func defaultsAndKeyPaths() throws {
         let model = try Demo.model()
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(InMemoryStore(model: model))
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "defaults")
+        let context = try storeContext(model, InMemoryStore(model: model), name: "defaults")
         try context.performAndWait {
             let book = try context.insert(Demo.Book.self)
             #expect(book.pages == 100)

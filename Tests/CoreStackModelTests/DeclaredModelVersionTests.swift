@@ -38,9 +38,7 @@ struct DeclaredModelVersionTests {
         let v2 = try NotesV2.model()
         #expect(v1.entityVersionHashes != v2.entityVersionHashes)
         do {
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: v1)
-            try coordinator.addPersistentStore(try SQLiteStore(url: url, model: v1))
-            let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "v1")
+            let context = try storeContext(v1, try SQLiteStore(url: url, model: v1), name: "v1")
             try context.performAndWait {
                 let note = try context.insert(NotesV1.Note.self)
                 note.title = "Groceries"
@@ -59,9 +57,7 @@ struct DeclaredModelVersionTests {
             url: url, bundle: bundle, readOnly: false,
             options: PersistentStoreOptions(shouldMigrateStoreAutomatically: true, stagedMigrationManager: manager))
         #expect(store.migrationsOnOpen.count == 1)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: v2)
-        try coordinator.addPersistentStore(store)
-        let context = ManagedObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "v2")
+        let context = try storeContext(v2, store, name: "v2")
         try context.performAndWait {
             let notes = try context.fetch(FetchRequest<NotesV2.Note>())
             #expect(notes.map(\.heading) == ["Groceries"])
