@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -7,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "CoreStack", targets: ["CoreStack"]),
         .library(name: "StackScope", targets: ["StackScope"]),
+        .library(name: "CoreStackModel", targets: ["CoreStackModel"]),
         .executable(name: "stackscope", targets: ["stackscope"]),
         .executable(name: "corestack-bench", targets: ["corestack-bench"]),
     ],
@@ -16,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // `swift package generate-documentation` for the DocC catalog (Sources/CoreStack/CoreStack.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(
@@ -26,6 +29,23 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 "CZlib",
             ]
+        ),
+        // The model macros (@Entity, @Model, @ParentEntity and their markers), compiled for the host. Kept out of
+        // CoreStack's own dependencies so the engine and the browser build without swift-syntax.
+        .macro(
+            name: "CoreStackMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        // A model declared once, in Swift: the macros' declarations, re-exporting CoreStack.
+        .target(
+            name: "CoreStackModel",
+            dependencies: ["CoreStack", "CoreStackMacros"]
         ),
         // ncursesw for the browser's terminal backend (module map and C shim in Sources/CCurses).
         // No pkgConfig: its -D flags are dropped by SwiftPM with a warning, and the shim defines them.
@@ -141,6 +161,22 @@ let package = Package(
         .testTarget(
             name: "CoreStackTests",
             dependencies: ["CoreStack", "TestSupportKit"]
+        ),
+        // The macros' expansions: expected source and diagnostics (swift-syntax's generic test
+        // support, reporting through Swift Testing).
+        .testTarget(
+            name: "CoreStackMacrosTests",
+            dependencies: [
+                "CoreStackMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]
+        ),
+        // Models declared with the macros: the demo against its .xcdatamodeld (hashes, tables),
+        // versions through a staged migration.
+        .testTarget(
+            name: "CoreStackModelTests",
+            dependencies: ["CoreStackModel", "TestSupportKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Real encoders (libpng, libjpeg, giflib, libwebp, libheif, libtiff) for the image tests' fixtures.
         .target(
