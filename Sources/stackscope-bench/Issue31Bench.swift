@@ -319,6 +319,7 @@ struct Issue31Bench {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         p.arguments = [url.path, sql]
+        p.standardOutput = FileHandle.nullDevice
         try p.run()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { throw Probe.Failure(description: "sqlite3 failed on \(sql.prefix(80))") }
