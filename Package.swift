@@ -100,6 +100,8 @@ let package = Package(
             dependencies: [
                 "StackScope",
                 "CoreStack",
+                // A real JPEG encoder (libjpeg) for the picture benchmark's 12-megapixel photo.
+                "CImageFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -13,7 +13,7 @@ import StackScope
 ///   last page (`G`), each read through SQLite's blob I/O;
 /// - a hex search for bytes that are not there (the whole value read in 1 MiB chunks);
 /// - the peak resident memory those add (`VmHWM` reset through `/proc/self/clear_refs` first);
-/// - opening the inspector on the archive (an array of 250,000 strings, decoded whole: tree and JSON lines).
+/// - opening the inspector on the archive (an array of 250,000 strings: its first screen, the rest made as it is scrolled).
 ///
 /// ```sh
 /// swift build -c release --scratch-path .build-bench --product stackscope-bench

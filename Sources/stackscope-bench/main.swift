@@ -56,6 +56,9 @@ struct StackScopeBench: ParsableCommand {
     /// Measures the value inspector on a 100 MB value and a large keyed archive instead (``InspectorBench``).
     @Flag(help: "Instead of the table: the value inspector on a 100 MB value and a 10 MB keyed archive.")
     var inspector = false
+    /// Measures issue 31's speed targets instead (``Issue31Bench``).
+    @Option(help: "Instead of the table: issue 31's targets (archive, picture, table, store or all).")
+    var issue31: String?
     /// Times the browser's launch steps one by one through the public API (`--profile SIZE`).
     @Option(help: "Instead of the table: time the launch's steps one by one in the store of this size (with --entity).")
     var profile: Int?
@@ -87,6 +90,10 @@ struct StackScopeBench: ParsableCommand {
     func run() throws {
         if let one {
             runChild(size: one)
+        }
+        if let issue31 {
+            let dir = URL(fileURLWithPath: dir).appendingPathComponent("issue31")
+            onOwnThread { try Issue31Bench(dir: dir, part: issue31).run() }
         }
         if inspector {
             let dir = URL(fileURLWithPath: dir).appendingPathComponent("inspector")
@@ -315,6 +322,13 @@ final class Probe: @unchecked Sendable {
         }
         try waitSettled("\(key)")
         return onMain { Double((backend.settledAt ?? 0) - backend.armedAt) / 1e6 }
+    }
+
+    /// Ends the program and closes its store (for measuring several programs in one process).
+    func close() {
+        onMain {
+            _ = program?.shutDown()
+        }
     }
 
     /// Lets a ticker started by a table load run out (it stops on the first tick with nothing busy).

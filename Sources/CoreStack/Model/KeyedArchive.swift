@@ -63,6 +63,7 @@ struct KeyedArchive {
     /// accessor; its number is its `value` field, read by reflection, else from its description
     /// (`{value = 12}`). An XML plist written by hand may spell it `{"CF$UID": 12}`.
     static func uid(_ value: Any) -> Int? {
+        if let uid = value as? ArchiveUID { return uid.value }
         if let dict = value as? [String: Any], dict.count == 1, let n = dict["CF$UID"] as? Int { return n }
         let typeName = String(describing: type(of: value))
         guard typeName.contains("KeyedArchiverUID") else { return nil }

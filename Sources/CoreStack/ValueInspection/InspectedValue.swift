@@ -41,6 +41,9 @@ public indirect enum InspectedValue: Sendable, Equatable {
     case reference(index: Int, className: String)
     /// A bound was reached here; the text says which.
     case elided(String)
+    /// The last child of a collection cut at the node bound (`limit`, ``ValueInspectionLimits/maximumNodes``):
+    /// how many of its values were left out (counted, not decoded).
+    case truncated(remaining: Int, limit: Int)
 
     /// How many direct children the node has (items, entries or fields).
     ///
@@ -54,5 +57,23 @@ public indirect enum InspectedValue: Sendable, Equatable {
         case let .object(o): o.fields.count
         default: 0
         }
+    }
+
+    /// How many items, entries or fields the collection holds: ``childCount``, with a last
+    /// ``truncated(remaining:limit:)`` child counted as the values it stands for.
+    ///
+    /// ```swift
+    /// InspectedValue.array(className: nil, items: [.null, .truncated(remaining: 9, limit: 2)]).declaredCount  // 10
+    /// ```
+    public var declaredCount: Int {
+        let last: InspectedValue?
+        switch self {
+        case let .array(_, items): last = items.last
+        case let .dictionary(_, entries): last = entries.last?.value
+        case let .object(o): last = o.fields.last?.value
+        default: return 0
+        }
+        if case let .truncated(remaining, _)? = last { return childCount - 1 + remaining }
+        return childCount
     }
 }

@@ -13,8 +13,8 @@ import Foundation
 /// let root = try tree.root()  // .array(className: "NSArray", items: […])
 /// ```
 struct KeyedArchiveTree {
-    let objects: [Any]
-    private let rootReference: Any
+    let objects: ArchiveObjectTable
+    let rootReference: Any
     let limits: ValueInspectionLimits
     private var nodes = 0
     private var shown: Set<Int> = []
@@ -25,14 +25,14 @@ struct KeyedArchiveTree {
     }
 
     /// Reads the table of a keyed archive's top-level dictionary.
-    init(top: Any, limits: ValueInspectionLimits) throws(ValueInspectionError) {
+    init(top: Any, limits: ValueInspectionLimits, objects table: ArchiveObjectTable? = nil) throws(ValueInspectionError) {
         guard let dict = top as? [String: Any] else { throw Self.error("", "the top level is not a dictionary") }
         guard let objects = dict["$objects"] as? [Any] else { throw Self.error("$objects", "missing or not an array") }
         guard let tops = dict["$top"] as? [String: Any] else { throw Self.error("$top", "missing or not a dictionary") }
         guard let root = tops["root"] ?? tops.sorted(by: { $0.key < $1.key }).first?.value else {
             throw Self.error("$top", "has no root object")
         }
-        self.objects = objects
+        self.objects = table ?? ArchiveObjectTable(objects)
         self.rootReference = root
         self.limits = limits
     }
@@ -67,7 +67,7 @@ struct KeyedArchiveTree {
         var out: [InspectedValue] = []
         for (i, raw) in list.enumerated() {
             guard nodes < limits.maximumNodes else {
-                out.append(.elided("more than \(limits.maximumNodes) values"))
+                out.append(.truncated(remaining: list.count - i, limit: limits.maximumNodes))
                 break
             }
             out.append(try value(raw, at: "\(location)[\(i)]", depth: depth + 1))
@@ -81,6 +81,7 @@ struct KeyedArchiveTree {
         guard ref != 0 else { return .null }  // $null
         guard ref > 0, ref < objects.count else { throw Self.error(location, "refers to object \(ref) of \(objects.count)") }
         let raw = objects[ref]
+        if let damage = raw as? ValueInspectionError { throw damage }
         guard let fields = raw as? [String: Any] else {
             if let scalar = PropertyListTree.scalar(raw) { return scalar }
             if KeyedArchive.uid(raw) != nil { throw Self.error("$objects[\(ref)]", "a reference to a reference") }
@@ -138,7 +139,7 @@ struct KeyedArchiveTree {
             var entries: [InspectedEntry] = []
             for i in keys.indices {
                 guard nodes < limits.maximumNodes else {
-                    entries.append(InspectedEntry(key: .string("…"), value: .elided("more than \(limits.maximumNodes) values")))
+                    entries.append(InspectedEntry(key: .string("…"), value: .truncated(remaining: keys.count - i, limit: limits.maximumNodes)))
                     break
                 }
                 let k = try value(keys[i], at: "\(here).NS.keys[\(i)]", depth: depth + 1)
@@ -152,9 +153,10 @@ struct KeyedArchiveTree {
         }
         // Any other class: its fields, by name.
         var out: [InspectedField] = []
-        for key in fields.keys.sorted() where key != "$class" {
+        let keys = fields.keys.sorted().filter { $0 != "$class" }
+        for (i, key) in keys.enumerated() {
             guard nodes < limits.maximumNodes else {
-                out.append(InspectedField(name: "…", value: .elided("more than \(limits.maximumNodes) values")))
+                out.append(InspectedField(name: "…", value: .truncated(remaining: keys.count - i, limit: limits.maximumNodes)))
                 break
             }
             guard let raw = fields[key] else { continue }

@@ -23,9 +23,9 @@ struct PropertyListTree {
         if let list = raw as? [Any] {
             guard depth < limits.maximumDepth else { return .elided("deeper than \(limits.maximumDepth) levels") }
             var items: [InspectedValue] = []
-            for item in list {
+            for (i, item) in list.enumerated() {
                 guard nodes < limits.maximumNodes else {
-                    items.append(.elided("more than \(limits.maximumNodes) values"))
+                    items.append(.truncated(remaining: list.count - i, limit: limits.maximumNodes))
                     break
                 }
                 items.append(value(item, depth: depth + 1))
@@ -35,9 +35,10 @@ struct PropertyListTree {
         if let dict = raw as? [String: Any] {
             guard depth < limits.maximumDepth else { return .elided("deeper than \(limits.maximumDepth) levels") }
             var entries: [InspectedEntry] = []
-            for key in dict.keys.sorted() {
+            let keys = dict.keys.sorted()
+            for (i, key) in keys.enumerated() {
                 guard nodes < limits.maximumNodes else {
-                    entries.append(InspectedEntry(key: .string("…"), value: .elided("more than \(limits.maximumNodes) values")))
+                    entries.append(InspectedEntry(key: .string("…"), value: .truncated(remaining: keys.count - i, limit: limits.maximumNodes)))
                     break
                 }
                 guard let v = dict[key] else { continue }

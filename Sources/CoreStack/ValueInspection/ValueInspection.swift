@@ -82,8 +82,8 @@ public struct ValueInspection: Sendable, Equatable {
     /// The root of a property list or JSON document in a few words.
     static func plainSummary(_ value: InspectedValue, dictionary: String) -> String {
         switch value {
-        case let .array(_, items): "array · \(items.count)"
-        case let .dictionary(_, entries): "\(dictionary) · " + count(entries.count, "key")
+        case .array: "array · \(value.declaredCount)"
+        case .dictionary: "\(dictionary) · " + count(value.declaredCount, "key")
         default: scalar(value)
         }
     }
@@ -91,8 +91,8 @@ public struct ValueInspection: Sendable, Equatable {
     /// The root of a keyed archive: its class and what it holds.
     static func archiveSummary(_ value: InspectedValue) -> String {
         switch value {
-        case let .array(className, items): "\(className ?? "NSArray") · " + count(items.count, "item")
-        case let .dictionary(className, entries): "\(className ?? "NSDictionary") · " + count(entries.count, "key")
+        case let .array(className, _): "\(className ?? "NSArray") · " + count(value.declaredCount, "item")
+        case let .dictionary(className, _): "\(className ?? "NSDictionary") · " + count(value.declaredCount, "key")
         case .string: "NSString · " + scalar(value)
         case .integer, .real, .bool: "NSNumber · " + scalar(value)
         case .date: "NSDate · " + scalar(value)
@@ -106,6 +106,7 @@ public struct ValueInspection: Sendable, Equatable {
             }
         case let .reference(index, className): "\(className) (object \(index))"
         case let .elided(why): why
+        case .truncated: scalar(value)
         }
     }
 
@@ -121,11 +122,12 @@ public struct ValueInspection: Sendable, Equatable {
         case let .data(d): byteCount(d.count)
         case let .uuid(u): u.uuidString
         case let .url(u): u
-        case let .array(c, items): "\(c ?? "array") · \(items.count)"
-        case let .dictionary(c, entries): "\(c ?? "dict") · " + count(entries.count, "key")
+        case let .array(c, _): "\(c ?? "array") · \(value.declaredCount)"
+        case let .dictionary(c, _): "\(c ?? "dict") · " + count(value.declaredCount, "key")
         case let .object(o): o.description.map { "\(o.className) \($0)" } ?? o.className
         case let .reference(index, className): "→ \(className) (object \(index))"
         case let .elided(why): "… (\(why))"
+        case let .truncated(remaining, limit): "… (\(remaining) more: more than \(limit) values)"
         }
     }
 

@@ -69,6 +69,20 @@ public enum ValueInspector {
             guard data.count <= limits.maximumDecodedInput else {
                 return result(.propertyList(binary: binaryPlist), nil, tooLarge("property list", data.count, limits))
             }
+            if binaryPlist {
+                // A keyed archive is read in place, an object at a time, as the tree reaches it.
+                do {
+                    if var tree = try KeyedArchiveTree(reader: BinaryPropertyListReader(data), limits: limits) {
+                        do {
+                            return result(.keyedArchive, try tree.root())
+                        } catch {
+                            return result(.keyedArchive, nil, error)
+                        }
+                    }
+                } catch {
+                    return result(.propertyList(binary: true), nil, error)
+                }
+            }
             if binaryPlist, let problem = PropertyListCheck.binaryProblem(in: data) {
                 return result(.propertyList(binary: true), nil, problem)
             }

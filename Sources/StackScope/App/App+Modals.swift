@@ -440,6 +440,15 @@ extension App {
             guard s.table.source != nil else { return [] }
             return [.export(format: args[0].lowercased(), path: args[1])]
         case "save-value":
+            // A cell of a table under "Other tables": in the inspector, or selected in the table.
+            let cell: PlainCell? = s.modals.last.flatMap { modal in
+                switch modal {
+                case let .valueInspector(v): v.plainCell
+                case let .plainTable(v): selectedPlainCell(v)
+                default: nil
+                }
+            }
+            if let cell, !rest.isEmpty { return [.plainTable(.save(cell, path: rest))] }
             // The value in the inspector, else the binary value selected in the detail pane.
             let inspected = s.modals.reversed().lazy.compactMap { modal -> (objectID: ManagedObjectID, key: String)? in
                 if case let .valueInspector(v) = modal { return v.source }
@@ -453,7 +462,7 @@ extension App {
                 }
             }
             guard let target = inspected ?? selected, !rest.isEmpty else {
-                setStatus(&s, "Usage: :save-value FILE, in the value inspector or on a binary value in the detail pane", .error)
+                setStatus(&s, "Usage: :save-value FILE, in the value inspector, on a binary value in the detail pane or a cell of a table", .error)
                 return []
             }
             return [.saveValue(target.objectID, key: target.key, path: rest)]

@@ -29,22 +29,30 @@ extension App {
             } else {
                 setStatus(&s, "\(v.table) in rowid order", .info)
             }
+        case .char(":"):
+            // :save-value FILE on the selected cell, and the other commands.
+            s.modals.append(.commandLine(CommandLineState()))
+            return []
         case .char("f"), .char("/"):
             s.modals[s.modals.count - 1] = .plainTable(v)
             s.modals.append(.prompt(PromptState(purpose: .search, text: v.query.filter?.text ?? "")))
             return []
         case .enter:
-            guard v.columns.indices.contains(v.selectedColumn), let row = v.window[v.scroll.selection] else { return [] }
-            guard let rowID = row.rowID else {
-                setStatus(&s, "\(v.table) has no rowid: its cells cannot be read by themselves", .warning)
-                return []
-            }
-            return [.plainTable(.inspect(table: v.table, column: v.columns[v.selectedColumn].name, rowID: rowID))]
+            guard let cell = selectedPlainCell(v) else { return [] }
+            return [.plainTable(.inspect(cell))]
         default: return []
         }
         v.scroll.clamp(count: v.rowCount, height: height)
         s.modals[s.modals.count - 1] = .plainTable(v)
         return plainRowsNeeded(s, v)
+    }
+
+    /// The cell selected in the view: by `rowid`, or by its position in a table without one.
+    static func selectedPlainCell(_ v: PlainTableViewState) -> PlainCell? {
+        guard v.columns.indices.contains(v.selectedColumn), let row = v.window[v.scroll.selection] else { return nil }
+        let column = v.columns[v.selectedColumn].name
+        if let rowID = row.rowID { return PlainCell(table: v.table, column: column, row: .rowID(rowID)) }
+        return PlainCell(table: v.table, column: column, row: .position(v.query, v.scroll.selection))
     }
 
     /// The read of the rows the view shows that are not there yet, if any.

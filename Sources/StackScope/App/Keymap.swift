@@ -246,7 +246,7 @@ public enum CommandLine {
         Entry(name: "sort", usage: "sort COLUMN [asc|desc]", help: "sort by a column"),
         Entry(name: "search", usage: "search TEXT", help: "search the visible columns"),
         Entry(name: "export", usage: "export csv|json FILE", help: "write the current table (all rows, filter applied; binary values as base64)"),
-        Entry(name: "save-value", usage: "save-value FILE", help: "write the stored bytes of the value in the inspector (or the binary value selected in the detail pane)"),
+        Entry(name: "save-value", usage: "save-value FILE", help: "write the stored bytes of the value in the inspector (or the binary value selected in the detail pane, or the cell selected in a table under Other tables)"),
         Entry(name: "refresh", usage: "refresh", help: "re-read the store"),
         Entry(name: "mouse", usage: "mouse [on|off]", help: "mouse capture"),
         Entry(name: "w", usage: "w", help: "save the context in use (after a preview of its changes)"),

@@ -11,6 +11,9 @@ public enum PlainTableCommand: Sendable, Hashable {
     case open(table: String)
     /// Reads the rows `range` of `query` (and its count) for the view's `generation`.
     case load(table: String, query: SQLitePlainTableQuery, range: Range<Int>, generation: Int)
-    /// Opens the value inspector on one cell, read through SQLite's blob I/O.
-    case inspect(table: String, column: String, rowID: Int64)
+    /// Opens the value inspector on one cell (read through SQLite's blob I/O, or a bounded
+    /// `SELECT` in a table without `rowid`).
+    case inspect(PlainCell)
+    /// Writes one cell's stored bytes to a file (`:save-value FILE`).
+    case save(PlainCell, path: String)
 }

@@ -26,14 +26,16 @@ extension ValueInspectorState {
     public init(title: String, bytes: any ValueBytes, location: String? = nil, source: (objectID: ManagedObjectID, key: String)? = nil) throws {
         let decoded: Data
         let inspection: ValueInspection
+        let budget: Int
         if bytes.count <= ValueInspector.defaultDecodedSize {
             decoded = try bytes.bytes(in: 0..<bytes.count)
-            inspection = ValueInspector.inspect(decoded)
+            (inspection, budget) = Self.firstInspection(decoded)
         } else {
             decoded = try bytes.prefix(upTo: 256 << 10)
             inspection = try ValueInspector.inspect(reading: bytes)
+            budget = ValueInspectionLimits().maximumNodes
         }
-        self.init(title: title, bytes: bytes, decoded: decoded, inspection: inspection, location: location, source: source)
+        self.init(title: title, bytes: bytes, decoded: decoded, inspection: inspection, budget: budget, location: location, source: source)
     }
 
     /// `count` rows of the hex dump from row `start`, read from ``bytes`` (16 bytes a row).

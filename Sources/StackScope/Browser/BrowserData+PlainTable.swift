@@ -68,10 +68,31 @@ extension BrowserData {
         }
     }
 
-    /// The value of one cell, to read a range at a time (nil for NULL).
-    func plainCellValue(_ name: String, column: String, rowID: Int64) throws -> SQLiteStoredValue? {
-        guard let store = sqliteStore else { throw BrowserError.nothingTo("read \(name): the store is not an SQLite file") }
-        return try store.plainTable(named: name).storedValue(column: column, rowID: rowID)
+    /// The bytes of one cell, to read a range at a time (nil for NULL): SQLite's blob I/O by
+    /// `rowid`, or plain `SELECT`s of a range in a table without one.
+    func plainCellBytes(_ cell: PlainCell) throws -> (any ValueBytes)? {
+        guard let store = sqliteStore else { throw BrowserError.nothingTo("read \(cell.table): the store is not an SQLite file") }
+        let table = try store.plainTable(named: cell.table)
+        switch cell.row {
+        case let .rowID(rowID): return try table.storedValue(column: cell.column, rowID: rowID)?.bytes
+        case let .position(query, offset): return try table.cellBytes(column: cell.column, at: offset, in: query)
+        }
+    }
+
+    /// The value inspector on one cell (nil for NULL); a cell of a table without `rowid` says
+    /// it is read with `SELECT` (a range at a time, as the hex dump scrolls).
+    func plainCellInspector(_ cell: PlainCell) throws -> ValueInspectorState? {
+        guard let bytes = try plainCellBytes(cell) else { return nil }
+        var inspector = try ValueInspectorState(title: cell.title, bytes: bytes)
+        inspector.plainCell = cell
+        if case .position = cell.row { inspector.summary += " · read with SELECT (the table has no rowid for blob I/O)" }
+        return inspector
+    }
+
+    /// Writes one cell's bytes to `url`, a chunk at a time; returns how many.
+    func writePlainCell(_ cell: PlainCell, to url: URL) throws -> Int {
+        guard let bytes = try plainCellBytes(cell) else { throw BrowserError.nothingTo("save \(cell.title): it is NULL") }
+        return try Self.write(bytes, to: url)
     }
 
     /// The bytes of an attribute to read a range at a time, and the path of its external data
@@ -101,7 +122,13 @@ extension BrowserData {
     ///
     /// - Throws: ``BrowserError/cannotWrite(path:reason:)`` naming the file, or what reading throws.
     func writeValue(of id: ManagedObjectID, key: String, to url: URL) throws -> Int {
-        let bytes = try valueBytes(for: id, key: key).bytes
+        try Self.write(try valueBytes(for: id, key: key).bytes, to: url)
+    }
+
+    /// Writes `bytes` to `url` a chunk at a time (a 100 MB value is never in memory whole).
+    ///
+    /// - Throws: ``BrowserError/cannotWrite(path:reason:)`` naming the file, or what reading throws.
+    static func write(_ bytes: any ValueBytes, to url: URL) throws -> Int {
         do {
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
                 throw BrowserError.cannotWrite(path: url.path, reason: "it cannot be created")

@@ -14,15 +14,20 @@ extension BrowserProgram {
             }
         case let .load(table, query, range, generation):
             return [.plainRowsLoaded(data.plainRows(table, query: query, range: range, generation: generation))]
-        case let .inspect(table, column, rowID):
-            let title = "\(table).\(column) · row \(rowID)"
+        case let .inspect(cell):
             do {
-                guard let value = try data.plainCellValue(table, column: column, rowID: rowID) else {
-                    return [.message("\(title) is NULL", .info)]
-                }
-                return [.showModal(.valueInspector(try ValueInspectorState(title: title, value: value)))]
+                guard let inspector = try data.plainCellInspector(cell) else { return [.message("\(cell.title) is NULL", .info)] }
+                return [.showModal(.valueInspector(inspector))]
             } catch {
-                return [.message("\(title): " + StackScopeErrorMessage.line(for: error), .error)]
+                return [.message("\(cell.title): " + StackScopeErrorMessage.line(for: error), .error)]
+            }
+        case let .save(cell, path):
+            do {
+                let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+                let count = try data.writePlainCell(cell, to: url)
+                return [.message("Wrote \(cell.title)'s \(count) bytes to \(url.path)", .info)]
+            } catch {
+                return [.message("\(cell.title): " + StackScopeErrorMessage.line(for: error), .error)]
             }
         }
     }

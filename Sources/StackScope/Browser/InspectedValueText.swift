@@ -12,37 +12,57 @@ import Foundation
 public enum InspectedValueText {
     /// The tree: the summary first, then every node indented two spaces a level.
     public static func tree(_ inspection: ValueInspection) -> [String] {
+        treeLines(inspection).lines
+    }
+
+    /// ``tree(_:)``, and the number of the first line standing for values a bound of
+    /// ``ValueInspectionLimits/maximumNodes`` left out (nil when none did): the lines before it
+    /// are the same whatever the bound.
+    ///
+    /// ```swift
+    /// var limits = ValueInspectionLimits()
+    /// limits.maximumNodes = 100
+    /// InspectedValueText.treeLines(ValueInspector.inspect(bigArchive, limits: limits)).firstTruncated  // 101
+    /// ```
+    public static func treeLines(_ inspection: ValueInspection) -> (lines: [String], firstTruncated: Int?) {
         var lines = [inspection.summary]
+        var firstTruncated: Int?
         var current = inspection
         while case let .compressed(_, inner) = current.format { current = inner }
         if let value = current.value, value.childCount > 0 || current.format == .keyedArchive {
-            append(value, label: nil, indent: 0, into: &lines)
+            append(value, label: nil, indent: 0, into: &lines, firstTruncated: &firstTruncated)
         } else if case let .string(s)? = current.value, current.failure == nil {
             lines += s.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
-        return lines
+        return (lines, firstTruncated)
     }
 
-    private static func append(_ value: InspectedValue, label: String?, indent: Int, into lines: inout [String]) {
+    private static func append(_ value: InspectedValue, label: String?, indent: Int, into lines: inout [String], firstTruncated: inout Int?) {
         let pad = String(repeating: "  ", count: indent)
         let prefix = label.map { "\($0): " } ?? ""
+        let n = value.declaredCount
         switch value {
         case let .array(className, items):
-            lines.append(pad + prefix + "\(className ?? "array") · \(items.count) item\(items.count == 1 ? "" : "s")")
-            for (i, item) in items.enumerated() { append(item, label: "[\(i)]", indent: indent + 1, into: &lines) }
+            lines.append(pad + prefix + "\(className ?? "array") · \(n) item\(n == 1 ? "" : "s")")
+            for (i, item) in items.enumerated() {
+                append(item, label: "[\(i)]", indent: indent + 1, into: &lines, firstTruncated: &firstTruncated)
+            }
         case let .dictionary(className, entries):
-            lines.append(pad + prefix + "\(className ?? "dict") · \(entries.count) key\(entries.count == 1 ? "" : "s")")
+            lines.append(pad + prefix + "\(className ?? "dict") · \(n) key\(n == 1 ? "" : "s")")
             for e in entries {
                 let key: String
                 if case let .string(s) = e.key { key = s } else { key = line(e.key) }
-                append(e.value, label: key, indent: indent + 1, into: &lines)
+                append(e.value, label: key, indent: indent + 1, into: &lines, firstTruncated: &firstTruncated)
             }
         case let .object(o):
             var head = o.className
             if let d = o.description { head += " · " + d }
             if o.classChain.count > 1 { head += "  (" + o.classChain.joined(separator: " → ") + ")" }
             lines.append(pad + prefix + head)
-            for f in o.fields { append(f.value, label: f.name, indent: indent + 1, into: &lines) }
+            for f in o.fields { append(f.value, label: f.name, indent: indent + 1, into: &lines, firstTruncated: &firstTruncated) }
+        case .truncated:
+            if firstTruncated == nil { firstTruncated = lines.count }
+            lines.append(pad + prefix + line(value))
         default:
             lines.append(pad + prefix + line(value))
         }
@@ -60,11 +80,12 @@ public enum InspectedValueText {
         case let .data(d): return "data · " + ValueInspector.inspect(d).summary
         case let .uuid(u): return "UUID " + u.uuidString
         case let .url(u): return "URL " + u
-        case let .array(c, items): return "\(c ?? "array") · \(items.count)"
-        case let .dictionary(c, entries): return "\(c ?? "dict") · \(entries.count)"
+        case let .array(c, _): return "\(c ?? "array") · \(value.declaredCount)"
+        case let .dictionary(c, _): return "\(c ?? "dict") · \(value.declaredCount)"
         case let .object(o): return o.description.map { "\(o.className) · \($0)" } ?? o.className
         case let .reference(index, className): return "→ \(className) (object \(index), shown above)"
         case let .elided(why): return "… (\(why))"
+        case let .truncated(remaining, limit): return "… (\(remaining) more: the tree stops at \(limit) values)"
         }
     }
 
@@ -141,6 +162,8 @@ public enum InspectedValueText {
             return .object(fields + o.fields.map { ($0.name, json($0.value)) })
         case let .reference(index, className): return .object([("$ref", .integer(Int64(index))), ("$class", .string(className))])
         case let .elided(why): return .object([("$elided", .string(why))])
+        case let .truncated(remaining, limit):
+            return .object([("$elided", .string("more than \(limit) values")), ("$remaining", .integer(Int64(remaining)))])
         }
     }
 }

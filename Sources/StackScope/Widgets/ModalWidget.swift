@@ -155,8 +155,19 @@ extension App {
                 if v.mode == .picture, v.offset + i == 0, case .failure? = v.picture { failed = true }
                 b.put(line, x: inner.x + 1, y: inner.y + 1 + i, maxWidth: inner.width - 1, style: failed ? Style(fg: .red, bold: true) : .plain)
             }
-            let shown = v.lineCount == 0 ? "empty" : "\(v.offset + 1)–\(min(v.lineCount, v.offset + room)) of \(v.lineCount)"
+            let count = v.lineCount
+            let shown = count == 0 ? "empty" : "\(v.offset + 1)–\(min(count, v.offset + room)) of \(count)\(v.lineCountIsFinal ? "" : "+")"
             let modes = v.modes.map(\.rawValue).joined(separator: "/")
+            // The status bar is under the inspector: its message is shown on the box's bottom edge.
+            if let message = s.busy.map({ "\($0)…" }) ?? s.status.message {
+                let style: Style = switch s.status.level {
+                case _ where s.busy != nil: .bold
+                case .info: Style(fg: .cyan, bold: true)
+                case .warning: Style(fg: .yellow, bold: true)
+                case .error: Style(fg: .red, bold: true)
+                }
+                b.put(" \(message) ", x: r.x + 2, y: r.maxY - 1, maxWidth: max(0, r.width - 4), style: style)
+            }
             b.put("Tab/m \(modes) · ↑↓ PgUp PgDn g G scroll (\(shown)) · / n N search · y copies JSON · :save-value FILE · Esc closes", x: inner.x + 1, y: inner.maxY - 1, maxWidth: inner.width - 1, style: .dim)
             return nil
         case let .plainTable(v):

@@ -95,14 +95,15 @@ struct OtherTablesBrowserTests {
         #expect(h.state.modals.isEmpty)
     }
 
-    @Test("a table WITHOUT ROWID is listed and shown; its cells say they cannot be read by themselves")
+    @Test("a table WITHOUT ROWID is listed and shown; its cells open in the inspector, read with SELECT")
     func withoutRowID() throws {
         let h = try Self.harness(try OtherTablesStore.make())
         try Self.openOtherTable(h, "TAGS")
         #expect(h.waitFor("TAGS · other table · 1 row"))
         h.press("Enter")
-        #expect(h.waitUntil { $0.status.message == "TAGS has no rowid: its cells cannot be read by themselves" })
-        #expect(h.screen.contains("TAGS has no rowid: its cells cannot be read by themselves"))
+        #expect(h.waitFor("TAGS.K · row 1 of the view · tree"))
+        #expect(h.screen.contains("1 byte · text · 1 char · \"x\" · read with SELECT"))
+        h.press("Esc")
         #expect(Self.plainTable(h) != nil)
     }
 

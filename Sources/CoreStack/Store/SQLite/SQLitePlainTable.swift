@@ -85,9 +85,7 @@ public struct SQLitePlainTable: Sendable {
     ///   have, ``CoreStackError/sqlite(path:message:)`` or ``ValueReadError`` when SQLite fails.
     public func rows(_ query: SQLitePlainTableQuery = SQLitePlainTableQuery(), offset: Int, limit: Int) throws -> [Row] {
         let (condition, arguments) = try whereClause(query.filter)
-        var order = try query.sort.map { "\(try quotedColumn($0.column)) \($0.ascending ? "ASC" : "DESC")" }
-        if hasRowID { order.append("rowid") }
-        let orderBy = order.isEmpty ? "" : " ORDER BY " + order.joined(separator: ", ")
+        let orderBy = try orderClause(query)
         return try select(
             "\(condition)\(orderBy) LIMIT \(max(0, limit)) OFFSET \(max(0, offset))", arguments)
     }
@@ -143,14 +141,21 @@ public struct SQLitePlainTable: Sendable {
 
     // MARK: SQL
 
-    private var quotedName: String { SQLiteSchemaInference.quoted(name) }
+    var quotedName: String { SQLiteSchemaInference.quoted(name) }
 
-    private func quotedColumn(_ column: String) throws -> String {
+    /// ` ORDER BY` the query's sort keys, then `rowid` when there is one (empty when neither).
+    func orderClause(_ query: SQLitePlainTableQuery) throws -> String {
+        var order = try query.sort.map { "\(try quotedColumn($0.column)) \($0.ascending ? "ASC" : "DESC")" }
+        if hasRowID { order.append("rowid") }
+        return order.isEmpty ? "" : " ORDER BY " + order.joined(separator: ", ")
+    }
+
+    func quotedColumn(_ column: String) throws -> String {
         guard columns.contains(where: { $0.name == column }) else { throw CoreStackError.unknownKey(entity: name, key: column) }
         return SQLiteSchemaInference.quoted(column)
     }
 
-    private func whereClause(_ filter: SQLitePlainTableQuery.Filter?) throws -> (String, StatementArguments) {
+    func whereClause(_ filter: SQLitePlainTableQuery.Filter?) throws -> (String, StatementArguments) {
         guard let filter, !filter.text.isEmpty else { return ("", []) }
         let looked = try filter.column.map { [try quotedColumn($0)] } ?? columns.map { SQLiteSchemaInference.quoted($0.name) }
         guard !looked.isEmpty else { return ("", []) }
@@ -201,7 +206,7 @@ public struct SQLitePlainTable: Sendable {
         return rows
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try store.read(body)
         } catch let error as DatabaseError {
