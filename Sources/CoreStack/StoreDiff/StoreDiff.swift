@@ -3,7 +3,9 @@ import GRDB
 
 /// Compares two SQLite stores (two copies of a store, before and after a migration, a QA session
 /// or a run of an app): per entity, the objects inserted, deleted and changed, with each changed
-/// attribute's old and new value and each to-one relationship that points elsewhere.
+/// attribute's old and new value, each to-one relationship that points elsewhere, the links of
+/// join-table to-many relationships made and removed, and the members of ordered to-many
+/// relationships that moved.
 ///
 /// Objects are matched by primary key (`Z_PK`) when both files are the same store (the same store
 /// UUID in their metadata); otherwise by an attribute: the one given in
@@ -101,7 +103,7 @@ public struct StoreDiff {
     }
 
     /// An entity of either model and its counterpart in the other.
-    private struct EntityPair {
+    struct EntityPair {
         var name: String
         var old: EntityDescription?
         var new: EntityDescription?
@@ -109,7 +111,7 @@ public struct StoreDiff {
 
     /// The new model's entities paired with the old model's (by renaming identifier, else name),
     /// then the old model's entities the new one lacks.
-    private func entityPairs() -> [EntityPair] {
+    func entityPairs() -> [EntityPair] {
         var result: [EntityPair] = []
         var usedOld = Set<String>()
         for e in new.model.entities {
@@ -129,7 +131,7 @@ public struct StoreDiff {
     }
 
     /// The attribute that matches the entity's objects across two different stores, and why it.
-    private func matchKey(_ pair: EntityPair) throws -> (old: AttributeDescription, new: AttributeDescription, source: String)? {
+    func matchKey(_ pair: EntityPair) throws -> (old: AttributeDescription, new: AttributeDescription, source: String)? {
         guard let o = pair.old, let n = pair.new else { return nil }
         func both(_ name: String) -> (AttributeDescription, AttributeDescription)? {
             guard let na = n.attribute(named: name), !na.isTransient,
@@ -151,7 +153,7 @@ public struct StoreDiff {
     }
 
     /// The SQL expression reading attribute `a` of `entity` in `store` (nil: not stored).
-    private static func column(_ a: AttributeDescription, of entity: EntityDescription, in store: SQLiteStore) -> String? {
+    static func column(_ a: AttributeDescription, of entity: EntityDescription, in store: SQLiteStore) -> String? {
         guard let mapping = try? store.schema.mapping(for: entity),
             let slot = entity.allAttributes.firstIndex(where: { $0.name == a.name }),
             slot < mapping.attributeColumns.count, let c = mapping.attributeColumns[slot]
@@ -175,7 +177,7 @@ public struct StoreDiff {
 
     /// The SQL expression reading the match key of the `destination` object whose primary key
     /// `foreignKey` holds; nil when its entity has no match key.
-    private func destinationKey(
+    func destinationKey(
         _ destination: String, foreignKey: String, in store: SQLiteStore,
         keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)], isOld: Bool
     ) -> String? {
@@ -328,6 +330,7 @@ public struct StoreDiff {
             keyExpression: newKey, valueExpressions: fields.map { $0.newExpression ?? "NULL" }, chunkSize: options.chunkSize)
         try walk(oldCursor, newCursor, fields: fields, into: &result, notes: &notes, byPrimaryKey: oldKey == nil)
         try diffLinks(pair, oldKey: oldKey, newKey: newKey, keys: keys, into: &result, notes: &notes)
+        try diffOrders(pair, oldKey: oldKey, newKey: newKey, keys: keys, into: &result, notes: &notes)
         if !matchesByPrimaryKey, oldKey != nil {
             let oldNulls = oldCount - result.deletedCount - result.changedCount - result.unchangedCount
             let newNulls = newCount - result.insertedCount - result.changedCount - result.unchangedCount
