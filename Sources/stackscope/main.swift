@@ -434,6 +434,9 @@ extension StackScopeCommand {
         @Flag(help: "Print the text report even on a terminal (where the diff view opens otherwise).")
         var text = false
 
+        @Flag(name: .customLong("no-mouse"), help: "In the diff view, leave the mouse to the terminal (text selection).")
+        var noMouse = false
+
         func run() throws {
             // On a terminal, with neither --json nor --text: the diff view.
             if !json, !text, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
@@ -446,7 +449,7 @@ extension StackScopeCommand {
                 }
                 if let stores {
                     printWarnings(stores.warnings)
-                    BrowserRunner.runDiff(oldPath: old, newPath: new, stores: stores)
+                    BrowserRunner.runDiff(oldPath: old, newPath: new, stores: stores, mouse: !noMouse)
                 }
             }
             try report {
