@@ -70,6 +70,31 @@ struct DiffViewOrderHelpMouseTests {
         return h
     }
 
+    @Test("the text report lists an order move with ↕ and counts it; --json gives the moves with their indexes and both primary keys")
+    func orderMoveInTextAndJSON() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let a = folder.appendingPathComponent("a.sqlite"), b = folder.appendingPathComponent("b.sqlite")
+        try Self.write(a, books: ["Earthsea", "Dispossessed", "Lathe"], authors: [("Le Guin", ["Earthsea", "Dispossessed", "Lathe"])])
+        try Self.write(b, books: ["Earthsea", "Dispossessed", "Lathe"], authors: [("Le Guin", ["Lathe", "Earthsea", "Dispossessed"])])
+        let text = try DiffCommand.run(oldPath: a.path, newPath: b.path, modelPath: nil, keys: [], entities: [], limit: 20, json: false)
+        #expect(text.output.contains("Author: 0 inserted, 0 deleted, 0 changed, 1 reordered (1 → 1 objects, matched by attribute name (uniqueness constraint))"), "\(text.output)")
+        #expect(text.output.contains("  ↕ \"Le Guin\".books reordered (3 → 3): Book \"Lathe\" 2 → 0\n"), "\(text.output)")
+        let json = try DiffCommand.run(oldPath: a.path, newPath: b.path, modelPath: nil, keys: [], entities: ["Author"], limit: nil, json: true)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(root["hasChanges"] as? Bool == true)
+        let author = try #require((root["entities"] as? [[String: Any]])?.first)
+        #expect(author["reordered"] as? Int == 1)
+        let reorder = try #require((author["reorders"] as? [[String: Any]])?.first)
+        #expect(reorder["relationship"] as? String == "books" && reorder["source"] as? String == "Le Guin")
+        #expect(reorder["destination"] as? String == "Book")
+        #expect(reorder["oldCount"] as? Int == 3 && reorder["newCount"] as? Int == 3)
+        #expect(reorder["oldPrimaryKey"] as? Int == 1 && reorder["newPrimaryKey"] as? Int == 1)
+        let moves = try #require(reorder["moves"] as? [[String: Any]])
+        #expect(moves.count == 1)
+        #expect(moves.first?["destinationKey"] as? String == "Lathe")
+        #expect(moves.first?["oldIndex"] as? Int == 2 && moves.first?["newIndex"] as? Int == 0)
+    }
+
     func select(_ h: ScreenHarness<DiffViewProgram>, entity name: String) throws {
         let index = try #require(h.onMain { h.program.state.entities.firstIndex { $0.name == name } })
         h.press("g")
