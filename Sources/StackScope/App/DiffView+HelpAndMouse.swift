@@ -33,10 +33,7 @@ extension DiffView {
 
     /// A key while the help is shown.
     static func handleHelpKey(_ s: inout DiffViewState, _ key: Key) -> [Command] {
-        guard var h = s.help else { return [] }
-        let outcome = KeyHelp.handle(
-            &h, key, rowCount: { KeyHelp.filtered(keyHelp, filter: $0).count }, height: KeyHelp.listHeight(s.size))
-        s.help = outcome == .open ? h : nil
+        KeyHelp.handle(&s.help, key, rows: keyHelp, size: s.size)
         return []
     }
 

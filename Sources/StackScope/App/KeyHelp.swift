@@ -111,6 +111,18 @@ public enum KeyHelp {
         return .open
     }
 
+    /// Applies a key to the overlay of a screen that keeps it as an optional over its own `rows`
+    /// (nil: not shown): the overlay closes (becomes nil) on Esc, `q`, `?` or Enter.
+    ///
+    /// ```swift
+    /// if state.help != nil { KeyHelp.handle(&state.help, key, rows: DiffView.keyHelp, size: state.size) }
+    /// ```
+    public static func handle(_ help: inout HelpState?, _ key: Key, rows: [Row], size: Size) {
+        guard var h = help else { return }
+        let outcome = handle(&h, key, rowCount: { filtered(rows, filter: $0).count }, height: listHeight(size))
+        help = outcome == .open ? h : nil
+    }
+
     /// How many rows the overlay lists on a screen of `size` (its box is the screen less two
     /// cells each side; a filter line and a blank above the list).
     public static func listHeight(_ size: Size) -> Int { max(1, size.height - 8) }

@@ -26,10 +26,7 @@ extension StorePickerView {
 
     /// A key while the help is shown.
     static func handleHelpKey(_ s: inout StorePickerState, _ key: Key) -> [Command] {
-        guard var h = s.help else { return [] }
-        let outcome = KeyHelp.handle(
-            &h, key, rowCount: { KeyHelp.filtered(keyHelp, filter: $0).count }, height: KeyHelp.listHeight(s.size))
-        s.help = outcome == .open ? h : nil
+        KeyHelp.handle(&s.help, key, rows: keyHelp, size: s.size)
         return []
     }
 
