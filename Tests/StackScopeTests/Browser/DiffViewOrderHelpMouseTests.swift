@@ -95,6 +95,33 @@ struct DiffViewOrderHelpMouseTests {
         #expect(moves.first?["oldIndex"] as? Int == 2 && moves.first?["newIndex"] as? Int == 0)
     }
 
+    @Test("in a terminal: the diff view of two different stores shows the order move, ? its keys (filtered by typing), Esc closes them, q quits with status 0", .enabled(
+        if: Tmux.isAvailable && StackScopeBinary.url != nil, "needs tmux and the stackscope binary"))
+    func inTerminal() throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let a = folder.appendingPathComponent("a.sqlite"), b = folder.appendingPathComponent("b.sqlite")
+        try Self.write(a, books: ["Earthsea", "Dispossessed", "Lathe"], authors: [("Le Guin", ["Earthsea", "Dispossessed", "Lathe"])])
+        try Self.write(b, books: ["Lathe", "Earthsea", "Dispossessed"], authors: [("Le Guin", ["Lathe", "Earthsea", "Dispossessed"])])
+        let binary = try #require(StackScopeBinary.url).path
+        try Tmux.withSession("bash --norc --noprofile") { tmux in
+            try tmux.waitFor(text: Tmux.prompt, timeout: 30)
+            try tmux.sendLine("'\(binary)' diff '\(a.path)' '\(b.path)'; echo diff-status-$?")
+            try tmux.waitFor(text: "different stores: matched by key", timeout: 30)
+            try tmux.sendKeys("Enter")
+            let moved = try tmux.waitFor(text: "↕ \"Le Guin\".books reordered (3 → 3): Book \"Lathe\" 2 → 0", timeout: 30)
+            #expect(moved.contains("Author · 0 changed, 0 inserted, 0 deleted, 1 reordered"))
+            try tmux.sendKeys("?")
+            try tmux.waitFor(text: "Diff view keys", timeout: 30)
+            try tmux.sendKeys("o", "r", "d", "e", "r")
+            let help = try tmux.waitFor(text: "an ordered relationship whose members moved", timeout: 30)
+            #expect(!help.contains("a page down"))
+            try tmux.sendKeys("Escape")
+            try tmux.waitFor(text: "? help", timeout: 30)
+            try tmux.sendKeys("q")
+            try tmux.waitFor(text: "diff-status-0", timeout: 30)
+        }
+    }
+
     func select(_ h: ScreenHarness<DiffViewProgram>, entity name: String) throws {
         let index = try #require(h.onMain { h.program.state.entities.firstIndex { $0.name == name } })
         h.press("g")
