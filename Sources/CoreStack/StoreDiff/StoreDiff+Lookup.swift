@@ -31,9 +31,10 @@ extension StoreDiff {
             (column, value) = ("t.Z_PK", pk.databaseValue)
         } else {
             guard let k = try matchKey(pair) else { return nil }
-            let attribute = side == .old ? k.old : k.new
-            guard let c = Self.column(attribute, of: e, in: store) else { return nil }
-            (column, value) = (c, SQLiteValueCodec.databaseValue(key, type: attribute.type))
+            let attributes = side == .old ? k.old : k.new
+            guard let c = Self.keyExpression(attributes, of: e, in: store), let first = attributes.first else { return nil }
+            // A compound key is the text of its columns' literals; a single one is typed as its attribute.
+            (column, value) = (c, attributes.count > 1 ? key.stringValue.databaseValue : SQLiteValueCodec.databaseValue(key, type: first.type))
         }
         return try store.readStatement { db in
             try Int64.fetchOne(

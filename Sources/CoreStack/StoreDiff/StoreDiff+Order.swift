@@ -7,7 +7,7 @@ extension StoreDiff {
     /// each relationship ordered on both sides, a merge walk of both stores' owners in key order.
     func diffOrders(
         _ pair: EntityPair, oldKey: String?, newKey: String?,
-        keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)],
+        keys: [String: MatchKey],
         into result: inout EntityDiff, notes: inout [String]
     ) throws {
         guard let o = pair.old, let n = pair.new else { return }
@@ -56,7 +56,7 @@ extension StoreDiff {
     /// members' keys in order; nil when it has no order column or its destination cannot be matched.
     private func orderCursor(
         _ r: RelationshipDescription, of entity: EntityDescription, in store: SQLiteStore, ownerKey: String?,
-        keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)], isOld: Bool
+        keys: [String: MatchKey], isOld: Bool
     ) -> StoreDiffOrderCursor? {
         guard let mapping = try? store.schema.mapping(for: entity),
             let slot = entity.allRelationships.firstIndex(where: { $0.name == r.name }), slot < mapping.toMany.count
