@@ -53,20 +53,8 @@ final class StoreDiffOrderCursor {
 
     private func refill() throws {
         guard let store else { return }
-        var owners = ownerSelect
-        var arguments: StatementArguments = []
-        if let last {
-            if ownerKey == "t.Z_PK" {
-                owners += " AND t.Z_PK > ?"
-                arguments = [last.primaryKey]
-            } else {
-                owners += " AND (\(ownerKey), t.Z_PK) > (?, ?)"
-                arguments = [last.key, last.primaryKey]
-            }
-        }
-        owners += ownerKey == "t.Z_PK" ? " ORDER BY t.Z_PK" : " ORDER BY \(ownerKey), t.Z_PK"
-        owners += " LIMIT \(chunkSize)"
-        let sql = "SELECT o.pk, o.k, \(memberExpression) FROM (\(owners)) o \(members)"
+        let (tail, arguments) = StoreDiffCursor.nextChunk(keyExpression: ownerKey, after: last, chunkSize: chunkSize)
+        let sql = "SELECT o.pk, o.k, \(memberExpression) FROM (\(ownerSelect + tail)) o \(members)"
         let rows = try store.readStatement { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
         var groups: [Group] = []
         for row in rows {

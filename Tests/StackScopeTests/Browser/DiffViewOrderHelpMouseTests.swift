@@ -123,10 +123,7 @@ struct DiffViewOrderHelpMouseTests {
     }
 
     func select(_ h: ScreenHarness<DiffViewProgram>, entity name: String) throws {
-        let index = try #require(h.onMain { h.program.state.entities.firstIndex { $0.name == name } })
-        h.press("g")
-        for _ in 0..<index { h.press("j") }
-        #expect(h.onMain { h.program.state.selectedEntity?.name } == name)
+        try DiffViewTests().select(h, entity: name)
     }
 
     @Test("an ordered relationship whose members moved: counted ↕ on its entity, a ↕ line naming the move old → new index, and the detail listing the move beside the owner's two sides")
