@@ -57,7 +57,8 @@ echo
 echo "Commands: \`stackscope stats STORE --entity Chapter --property P --json\`; sqlite3: \`COUNT(*), COUNT(c), COUNT(DISTINCT c), MIN, MAX, AVG\`, then \`GROUP BY c ORDER BY n DESC LIMIT 10\`, then (numbers) a \`GROUP BY\` bin."
 
 # The copy with about 1 % changed: every 100th book's title and publisher, chapter's word count and
-# person's email; every 1,000th chapter deleted; every 100th book–genre link removed.
+# person's email; every 1,000th chapter deleted; every 100th book–genre link removed; every 100th
+# book's chapters in reverse order (order moves).
 if [ ! -f "$NEW" ]; then
     cp "$OLD" "$NEW"
     sqlite3 "$NEW" "BEGIN;
@@ -66,6 +67,7 @@ if [ ! -f "$NEW" ]; then
         UPDATE ZPERSON SET ZEMAIL = 'changed-' || Z_PK || '@example.org' WHERE Z_PK % 100 = 0;
         DELETE FROM ZCHAPTER WHERE Z_PK % 1000 = 1;
         DELETE FROM Z_1GENRES WHERE rowid % 100 = 0;
+        UPDATE ZCHAPTER SET Z_FOK_BOOK = -Z_FOK_BOOK WHERE ZBOOK % 100 = 50;
         COMMIT;"
 fi
 echo

@@ -22,7 +22,8 @@ A step is a tmux key name or several separated by spaces ("j", "C-d", "Enter", "
 command run beside the browser, e.g. another process writing to the store). In the scenes,
 `{store}` stands for a demo store the script makes with `stackscope demo create`, `{cache}`
 for an empty folder (for XDG_CACHE_HOME: `stackscope` with no store makes its demo store there),
-and `{recipes}` for a copy of Apple's Recipes sample store (Tests/Fixtures/stores).
+`{recipes}` for a copy of Apple's Recipes sample store and `{coredataplus}` for one of
+CoreDataPlus's sample stores (Tests/Fixtures/stores).
 """
 
 import argparse
@@ -42,13 +43,17 @@ except ImportError:  # pragma: no cover
 
 FONT_REGULAR = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 FONT_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"
-# Wide glyphs (CJK, emoji) are not in DejaVu Sans Mono: the first of these that exists draws
-# them (apt-get install fonts-noto-cjk); without one they show as the font's missing-glyph box,
-# still two cells wide.
-WIDE_FONTS = [
+# Fallback fonts for the glyphs DejaVu Sans Mono lacks (CJK, symbols): each glyph is drawn with
+# the first font of these that has it (apt-get install fonts-noto-cjk). A glyph none of them has
+# shows as the main font's missing-glyph box (as wide as its cells); the script warns once when no
+# CJK font is there.
+FALLBACK_FONTS = [
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansMonoCJK-Regular.ttc",
     "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
     "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf",
     "/usr/share/fonts/truetype/unifont/unifont.ttf",
 ]
 # Colour emoji (apt-get install fonts-noto-color-emoji): a bitmap font, drawn at its one size and
@@ -76,11 +81,30 @@ GENRE_SQL = (
     "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + 1 WHERE Z_NAME = 'Genre'; COMMIT;"
 )
 # What the diff scene's copy of the store changes: a book's title and pages, a publisher's city,
-# a chapter deleted, a genre added.
+# a chapter deleted, a genre added; and book 2's last chapter moved to the front (its chapters are
+# an ordered relationship: their order column, Z_FOK_BOOK, renumbered).
 DIFF_SQL = (
     "BEGIN; UPDATE ZBOOK SET ZTITLE = 'The Long Way Round', ZPAGES = 412 WHERE Z_PK = 1; "
-    "UPDATE ZPUBLISHER SET ZCITY = 'Lisbon' WHERE Z_PK = 2; DELETE FROM ZCHAPTER WHERE Z_PK = 5; COMMIT;"
+    "UPDATE ZPUBLISHER SET ZCITY = 'Lisbon' WHERE Z_PK = 2; DELETE FROM ZCHAPTER WHERE Z_PK = 5; "
+    "UPDATE ZCHAPTER SET Z_FOK_BOOK = CASE WHEN Z_FOK_BOOK = (SELECT MAX(Z_FOK_BOOK) FROM ZCHAPTER WHERE ZBOOK = 2) "
+    "THEN (SELECT MIN(Z_FOK_BOOK) FROM ZCHAPTER WHERE ZBOOK = 2) - 1 ELSE Z_FOK_BOOK END WHERE ZBOOK = 2; COMMIT;"
 )
+
+
+def plist_sql():
+    """SQL that puts a binary property list (written by Python's plistlib) in book 1's cover (the first row): the
+    inspector-plist scene's value, with CJK and emoji in its strings."""
+    import datetime
+    import plistlib
+    value = {
+        "title": "日本語の庭", "subtitle": "L’Écume des jours 📚", "pages": 412, "rating": 4.5, "inPrint": True,
+        "published": datetime.datetime(2019, 4, 12, 9, 30),
+        "tags": ["漫画", "Essays", "Travel 🧳"],
+        "chapters": [{"number": 1, "title": "始まり"}, {"number": 2, "title": "The Long Way Round"}],
+        "thumbnail": bytes(range(48)),
+    }
+    data = plistlib.dumps(value, fmt=plistlib.FMT_BINARY)
+    return f"UPDATE ZBOOK SET ZCOVER = X'{data.hex()}' WHERE Z_PK = 1;"
 SCENES = [
     # The entities and objects panes on the demo library, the detail of the selected book.
     ("browser", ["{store}"], ["wait:Book · ", "j", "j", "sleep:0.3"]),
@@ -131,6 +155,9 @@ SCENES = [
     # The diff view (stackscope diff OLD NEW): a copy of the store changed with sqlite3 (DIFF_SQL),
     # the changed book's old and new values side by side.
     ("diff-view", ["diff", "{store}", "{after}"], ["wait:entities changed", "Enter", "Enter", "wait:≠ title", "sleep:0.3"]),
+    # The same diff at book 2's chapters: the last one moved to the front, an order move (↕).
+    ("diff-order", ["diff", "{store}", "{after}"], [
+        "wait:entities changed", "Enter", "G", "wait:reordered", "Enter", "wait:old: Z_PK", "G", "wait:↕ chapters:", "sleep:0.3"]),
     # The store picker (stackscope DIR): the stores under a folder, the first selected.
     ("store-picker", ["{stores}"], ["wait:folders searched", "sleep:0.3"]),
     # Tables no model explains (added below by sqlite3) under "Other tables" in the entities pane.
@@ -142,6 +169,14 @@ SCENES = [
     ("inspector-picture", ["{recipes}"], [
         "wait:[read-only]", "text::entity Image", "Enter", "wait:JPEG 728×486", "j", "Enter", "Enter",
         "wait:728 × 486 pixels", "sleep:0.5"], {"COLORTERM": "truecolor"}),
+    # The value inspector on a keyed archive: a transformable cover of CoreDataPlus's sample store
+    # (archived by Apple's NSKeyedArchiver), as a tree.
+    ("inspector-archive", ["{coredataplus}"], [
+        "wait:[read-only]", "text::entity GraphicNovel", "Enter", "wait:GraphicNovel · 1 object", "Enter", "j j j j j",
+        "Enter", "wait:tree ─", "sleep:0.5"]),
+    # The value inspector on a property list: book 1's cover replaced by a binary plist (plist_sql).
+    ("inspector-plist", ["{store}"], [
+        "wait:Book · ", "Enter", "Enter", "j j j j j j j j j j", "wait:plist dict", "Enter", "wait:tree ─", "sleep:0.5"]),
     # The reset demo: :corrupt on the demo store (stackscope with no store, its cache folder
     # elsewhere); the shared manager quarantines the damaged file and starts a fresh store.
     ("reset", [], [
@@ -302,14 +337,17 @@ def render(text, out_path, width=WIDTH, height=HEIGHT, font_size=FONT_SIZE):
     require_pillow()
     regular = ImageFont.truetype(FONT_REGULAR, font_size)
     bold = ImageFont.truetype(FONT_BOLD, font_size) if os.path.exists(FONT_BOLD) else regular
-    wide_path = next((p for p in WIDE_FONTS if os.path.exists(p)), None)
-    wide = ImageFont.truetype(wide_path, font_size) if wide_path else None
+    fallbacks = [ImageFont.truetype(p, font_size) for p in FALLBACK_FONTS if os.path.exists(p)]
     emoji = None
     if os.path.exists(EMOJI_FONT):
         try:
             emoji = ImageFont.truetype(EMOJI_FONT, EMOJI_SIZE)
         except OSError:  # a FreeType without colour bitmap support
-            emoji = None
+            warn_once("emoji", f"{EMOJI_FONT} cannot be loaded (FreeType without colour bitmaps): emoji are drawn with the fallback fonts")
+    else:
+        warn_once("emoji", "no colour emoji font (apt-get install fonts-noto-color-emoji): emoji are drawn with the fallback fonts, or as boxes")
+    if not any("CJK" in p or "Fallback" in p or "wqy" in p for p in FALLBACK_FONTS if os.path.exists(p)):
+        warn_once("cjk", "no CJK font (apt-get install fonts-noto-cjk): CJK characters are drawn as boxes")
     left, top, right, bottom = regular.getbbox("M")
     cell_w = round(regular.getlength("M"))
     ascent, descent = regular.getmetrics()
@@ -337,15 +375,43 @@ def render(text, out_path, width=WIDTH, height=HEIGHT, font_size=FONT_SIZE):
             if ch.strip() and emoji and w == 2 and 0x1F000 <= ord(ch[0]) <= 0x1FAFF:
                 paste_emoji(image, emoji, ch, px, py, w * cell_w, cell_h)
             elif ch.strip():
-                font = wide if (w == 2 and wide) else (bold if a.bold else regular)
+                main = bold if a.bold else regular
+                font = next((f for f in [main] + fallbacks if has_glyph(f, ch)), main)
                 glyph_w = font.getlength(ch)
                 # Centre glyphs narrower or wider than their cells (wide ones get two).
                 gx = px + max(0, (w * cell_w - glyph_w) / 2) if w == 2 else px
-                draw.text((gx, py + 1), ch, font=font, fill=fg)
+                # On the main font's baseline, whichever font draws it (fallbacks' ascents differ).
+                draw.text((gx, py + 1 + ascent), ch, font=font, fill=fg, anchor="ls")
             if a.underline:
                 draw.line([px, py + cell_h - 2, px + w * cell_w - 1, py + cell_h - 2], fill=fg)
     image.save(out_path)
     return out_path
+
+
+_WARNED = set()
+
+
+def warn_once(key, message):
+    """Says `message` on standard error the first time `key` is warned about."""
+    if key not in _WARNED:
+        _WARNED.add(key)
+        print(f"screenshots.py: warning: {message}", file=sys.stderr)
+
+
+_GLYPHS = {}
+
+
+def has_glyph(font, ch):
+    """Whether `font` has a glyph for `ch` (its first code point): its drawing differs from the
+    font's missing-glyph box (drawn for a private-use code point no font maps)."""
+    key = (id(font), ch[0])
+    if key not in _GLYPHS:
+        def drawn(c):
+            mask = font.getmask(c)
+            return mask.size, bytes(mask)
+        missing = _GLYPHS.setdefault((id(font), None), drawn("\U0010FFFD"))
+        _GLYPHS[key] = drawn(ch[0]) != missing
+    return _GLYPHS[key]
 
 
 def paste_emoji(image, font, ch, px, py, cell_w, cell_h):
@@ -458,7 +524,7 @@ OTHER_TABLES_SQL = (
     "CREATE TABLE search_log (id INTEGER PRIMARY KEY, term TEXT, results BLOB); "
     "INSERT INTO search_log (term, results) VALUES ('dune', randomblob(300)), ('austen', NULL), ('le guin', X'00');"
 )
-PREPARE = {"other-tables": OTHER_TABLES_SQL, "other-table-rows": OTHER_TABLES_SQL}
+PREPARE = {"other-tables": OTHER_TABLES_SQL, "other-table-rows": OTHER_TABLES_SQL, "inspector-plist": plist_sql()}
 
 
 def main():
@@ -502,9 +568,11 @@ def main():
             shutil.rmtree(cache, ignore_errors=True)
             os.makedirs(cache)
 
+            fixture_stores = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "stores")
             recipes = os.path.join(store_dir, "Recipes.sqlite")
-            shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "stores",
-                                         "apple-iPhoneCoreDataRecipes-2018", "Recipes.sqlite"), recipes)
+            shutil.copyfile(os.path.join(fixture_stores, "apple-iPhoneCoreDataRecipes-2018", "Recipes.sqlite"), recipes)
+            coredataplus = os.path.join(store_dir, "SampleModel2.sqlite")
+            shutil.copyfile(os.path.join(fixture_stores, "alemar11-CoreDataPlus", "SampleModel2_V1.sqlite"), coredataplus)
 
             # The diff scene's changed copy, and the picker scene's folder of stores.
             after = os.path.join(store_dir, "after.sqlite")
@@ -527,7 +595,7 @@ def main():
                     shutil.copyfile(os.path.join(fixtures, fixture), os.path.join(stores, os.path.basename(fixture)))
 
             def fill(text):
-                return text.replace("{store}", store).replace("{cache}", cache).replace("{after}", after).replace("{stores}", stores).replace("{recipes}", recipes)
+                return text.replace("{store}", store).replace("{cache}", cache).replace("{after}", after).replace("{stores}", stores).replace("{recipes}", recipes).replace("{coredataplus}", coredataplus)
 
             args = [fill(a) for a in args]
             steps = [fill(st) for st in steps]

@@ -402,7 +402,8 @@ extension StackScopeCommand {
             abstract: "Show what changed between two copies of a store: objects inserted, deleted and changed, per entity.",
             discussion: """
                 Objects are matched by primary key when both files are the same store (the same store UUID), \
-                else by --key Entity=attribute, a single-attribute uniqueness constraint or a UUID attribute; \
+                else by --key Entity=attribute (or Entity=a,b), a single-attribute uniqueness constraint, a UUID attribute \
+                or a compound uniqueness constraint; \
                 an entity with none of these is listed as not compared. Both stores are opened read-only. \
                 The exit status is 0 whether or not the stores differ (1 on an error); with --json, \
                 read "hasChanges". On a terminal (standard input and output), without --json or --text, \
@@ -419,7 +420,7 @@ extension StackScopeCommand {
         @Option(help: "The model for both stores: a .xcdatamodeld bundle or .momd folder (each store's version is used), or a single .xcdatamodel or .mom (default: the model each store carries).")
         var model: String?
 
-        @Option(name: .customLong("key"), help: "Match ENTITY's objects by ATTRIBUTE when the stores differ (Entity=attribute; repeatable).")
+        @Option(name: .customLong("key"), help: "Match ENTITY's objects by ATTRIBUTE when the stores differ (Entity=attribute, or Entity=a,b for a compound key; repeatable).")
         var keys: [String] = []
 
         @Option(name: .customLong("entity"), help: "Compare only this entity (repeatable).")
@@ -434,6 +435,9 @@ extension StackScopeCommand {
         @Flag(help: "Print the text report even on a terminal (where the diff view opens otherwise).")
         var text = false
 
+        @Flag(name: .customLong("no-mouse"), help: "In the diff view, leave the mouse to the terminal (text selection).")
+        var noMouse = false
+
         func run() throws {
             // On a terminal, with neither --json nor --text: the diff view.
             if !json, !text, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
@@ -446,7 +450,7 @@ extension StackScopeCommand {
                 }
                 if let stores {
                     printWarnings(stores.warnings)
-                    BrowserRunner.runDiff(oldPath: old, newPath: new, stores: stores)
+                    BrowserRunner.runDiff(oldPath: old, newPath: new, stores: stores, mouse: !noMouse)
                 }
             }
             try report {

@@ -37,6 +37,10 @@ public struct EntityDiff: Sendable, Hashable {
     public var unlinkedCount = 0
     /// Those links, by relationship then key order, up to the limit (linked and unlinked together).
     public var links: [RelationshipLinkChange] = []
+    /// Ordered to-many relationships of objects in both stores whose shared members changed order.
+    public var reorderedCount = 0
+    /// Those order changes, by relationship then key order, up to the limit.
+    public var reorders: [RelationshipOrderChange] = []
     /// Notes: properties only one model has, renames followed, objects whose match key is null or
     /// not unique (they are left out or paired in primary key order).
     public var notes: [String] = []
@@ -53,6 +57,7 @@ public struct EntityDiff: Sendable, Hashable {
         self.newCount = newCount
     }
 
-    /// Whether anything differs (objects inserted, deleted or changed, links made or removed).
-    public var hasChanges: Bool { insertedCount + deletedCount + changedCount + linkedCount + unlinkedCount > 0 }
+    /// Whether anything differs (objects inserted, deleted or changed, links made or removed,
+    /// members of ordered relationships moved).
+    public var hasChanges: Bool { insertedCount + deletedCount + changedCount + linkedCount + unlinkedCount + reorderedCount > 0 }
 }

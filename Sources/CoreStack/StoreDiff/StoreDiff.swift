@@ -3,11 +3,15 @@ import GRDB
 
 /// Compares two SQLite stores (two copies of a store, before and after a migration, a QA session
 /// or a run of an app): per entity, the objects inserted, deleted and changed, with each changed
-/// attribute's old and new value and each to-one relationship that points elsewhere.
+/// attribute's old and new value, each to-one relationship that points elsewhere, the links of
+/// join-table to-many relationships made and removed, and the members of ordered to-many
+/// relationships that moved.
 ///
 /// Objects are matched by primary key (`Z_PK`) when both files are the same store (the same store
 /// UUID in their metadata); otherwise by an attribute: the one given in
-/// ``StoreDiffOptions/keys``, else a single-attribute uniqueness constraint, else a UUID attribute.
+/// ``StoreDiffOptions/keys``, else a single-attribute uniqueness constraint, else a UUID attribute,
+/// else a compound uniqueness constraint (a key of several attributes, named by their values as
+/// SQL literals: `'Dune', 1965`).
 /// An entity with none of these is reported as ``StoreDiffMatch/unmatched(reason:)``, not guessed.
 ///
 /// Each entity's rows are read from both stores ordered by the match key, a chunk at a time, and
@@ -79,7 +83,7 @@ public struct StoreDiff {
         for name in (options.entities ?? []) + options.keys.keys.sorted() where !known.contains(name) {
             throw CoreStackError.unknownEntity(name)
         }
-        var keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)] = [:]
+        var keys: [String: MatchKey] = [:]
         for pair in pairs where !matchesByPrimaryKey || options.keys[pair.name] != nil {
             // Keys given are checked even when the primary key matches (a typo is said, not ignored).
             if let k = try matchKey(pair), !matchesByPrimaryKey { keys[pair.name] = k }
@@ -100,8 +104,12 @@ public struct StoreDiff {
             newModelVersion: new.model.versionName ?? new.model.versionIdentifiers.first, entities: entities)
     }
 
+    /// The attributes that match an entity's objects across two stores, on each side (one, or
+    /// several for a compound key), and why they (`given`, `uniqueness constraint`, `UUID attribute`).
+    typealias MatchKey = (old: [AttributeDescription], new: [AttributeDescription], source: String)
+
     /// An entity of either model and its counterpart in the other.
-    private struct EntityPair {
+    struct EntityPair {
         var name: String
         var old: EntityDescription?
         var new: EntityDescription?
@@ -109,7 +117,7 @@ public struct StoreDiff {
 
     /// The new model's entities paired with the old model's (by renaming identifier, else name),
     /// then the old model's entities the new one lacks.
-    private func entityPairs() -> [EntityPair] {
+    func entityPairs() -> [EntityPair] {
         var result: [EntityPair] = []
         var usedOld = Set<String>()
         for e in new.model.entities {
@@ -128,42 +136,72 @@ public struct StoreDiff {
         a.renamingIdentifier.flatMap { entity.attribute(named: $0) } ?? entity.attribute(named: a.name)
     }
 
-    /// The attribute that matches the entity's objects across two different stores, and why it.
-    private func matchKey(_ pair: EntityPair) throws -> (old: AttributeDescription, new: AttributeDescription, source: String)? {
+    /// The attributes that match the entity's objects across two different stores, and why they:
+    /// the key given (`a` or `a,b`), else a single-attribute uniqueness constraint, else a UUID
+    /// attribute, else a compound uniqueness constraint.
+    func matchKey(_ pair: EntityPair) throws -> MatchKey? {
         guard let o = pair.old, let n = pair.new else { return nil }
-        func both(_ name: String) -> (AttributeDescription, AttributeDescription)? {
-            guard let na = n.attribute(named: name), !na.isTransient,
-                let oa = Self.counterpart(of: na, in: o), !oa.isTransient
-            else { return nil }
-            return (oa, na)
+        func both(_ names: [String]) -> ([AttributeDescription], [AttributeDescription])? {
+            var olds: [AttributeDescription] = [], news: [AttributeDescription] = []
+            for name in names {
+                guard let na = n.attribute(named: name), !na.isTransient,
+                    let oa = Self.counterpart(of: na, in: o), !oa.isTransient
+                else { return nil }
+                olds.append(oa)
+                news.append(na)
+            }
+            return names.isEmpty ? nil : (olds, news)
         }
         if let given = options.keys[pair.name] {
-            guard let (oa, na) = both(given) else { throw CoreStackError.unknownKey(entity: pair.name, key: given) }
+            let names = given.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !names.contains(where: \.isEmpty), let (oa, na) = both(names) else {
+                throw CoreStackError.unknownKey(entity: pair.name, key: given)
+            }
             return (oa, na, "given")
         }
         for constraint in n.uniquenessConstraints where constraint.count == 1 {
-            if let (oa, na) = both(constraint[0]) { return (oa, na, "uniqueness constraint") }
+            if let (oa, na) = both(constraint) { return (oa, na, "uniqueness constraint") }
         }
         for a in n.allAttributes where a.type == .uuid {
-            if let (oa, na) = both(a.name) { return (oa, na, "UUID attribute") }
+            if let (oa, na) = both([a.name]) { return (oa, na, "UUID attribute") }
+        }
+        for constraint in n.uniquenessConstraints where constraint.count > 1 {
+            if let (oa, na) = both(constraint) { return (oa, na, "uniqueness constraint") }
         }
         return nil
     }
 
+    /// The SQL expression reading a match key of `entity` in `store` from the row aliased `alias`:
+    /// its one column, or for a compound key its columns' SQL literals joined (`'Le Guin', 1969`;
+    /// null when one is null, so such objects are left out as for a single key); nil when a
+    /// column is not stored.
+    static func keyExpression(_ attributes: [AttributeDescription], of entity: EntityDescription, in store: SQLiteStore, alias: String = "t")
+        -> String?
+    {
+        var columns: [String] = []
+        for a in attributes {
+            guard let c = column(a, of: entity, in: store, alias: alias) else { return nil }
+            columns.append(c)
+        }
+        guard columns.count > 1 else { return columns.first }
+        let anyNull = columns.map { "\($0) IS NULL" }.joined(separator: " OR ")
+        return "(CASE WHEN \(anyNull) THEN NULL ELSE " + columns.map { "quote(\($0))" }.joined(separator: " || ', ' || ") + " END)"
+    }
+
     /// The SQL expression reading attribute `a` of `entity` in `store` (nil: not stored).
-    private static func column(_ a: AttributeDescription, of entity: EntityDescription, in store: SQLiteStore) -> String? {
+    static func column(_ a: AttributeDescription, of entity: EntityDescription, in store: SQLiteStore, alias: String = "t") -> String? {
         guard let mapping = try? store.schema.mapping(for: entity),
             let slot = entity.allAttributes.firstIndex(where: { $0.name == a.name }),
             slot < mapping.attributeColumns.count, let c = mapping.attributeColumns[slot]
         else { return nil }
-        return "t.\(c)"
+        return "\(alias).\(c)"
     }
 
     /// The SQL expression reading the match key of to-one relationship `r`'s destination, or its
     /// foreign key when matching by primary key; nil when it cannot be read.
     private func toOneExpression(
         _ r: RelationshipDescription, of entity: EntityDescription, in store: SQLiteStore,
-        keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)], isOld: Bool
+        keys: [String: MatchKey], isOld: Bool
     ) -> String? {
         guard let mapping = try? store.schema.mapping(for: entity),
             let slot = entity.allRelationships.firstIndex(where: { $0.name == r.name }),
@@ -175,20 +213,18 @@ public struct StoreDiff {
 
     /// The SQL expression reading the match key of the `destination` object whose primary key
     /// `foreignKey` holds; nil when its entity has no match key.
-    private func destinationKey(
+    func destinationKey(
         _ destination: String, foreignKey: String, in store: SQLiteStore,
-        keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)], isOld: Bool
+        keys: [String: MatchKey], isOld: Bool
     ) -> String? {
         guard let dest = store.model.entity(named: destination),
             let destMapping = try? store.schema.mapping(for: dest)
         else { return nil }
         let destName = isOld ? (entityPairs().first { $0.old?.name == dest.name }?.name ?? dest.name) : dest.name
-        guard let key = keys[destName] else { return nil }
-        let keyAttribute = isOld ? key.old : key.new
-        guard let slot = dest.allAttributes.firstIndex(where: { $0.name == keyAttribute.name }),
-            slot < destMapping.attributeColumns.count, let keyColumn = destMapping.attributeColumns[slot]
+        guard let key = keys[destName],
+            let keyExpression = Self.keyExpression(isOld ? key.old : key.new, of: dest, in: store, alias: "d")
         else { return nil }
-        return "(SELECT d.\(keyColumn) FROM \(destMapping.table) d WHERE d.Z_PK = \(foreignKey))"
+        return "(SELECT \(keyExpression) FROM \(destMapping.table) d WHERE d.Z_PK = \(foreignKey))"
     }
 
     /// The join-table links of one relationship of `entity` in `store`: the `FROM` clause, the
@@ -196,7 +232,7 @@ public struct StoreDiff {
     /// table or when its destination cannot be matched.
     private func linkQuery(
         _ r: RelationshipDescription, of entity: EntityDescription, in store: SQLiteStore, sourceKey: String?,
-        keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)], isOld: Bool
+        keys: [String: MatchKey], isOld: Bool
     ) -> (from: String, condition: String, source: String, destination: String)? {
         guard let mapping = try? store.schema.mapping(for: entity),
             let slot = entity.allRelationships.firstIndex(where: { $0.name == r.name }), slot < mapping.toMany.count,
@@ -219,7 +255,7 @@ public struct StoreDiff {
     /// tables: for each, a merge walk of both stores' (source, destination) pairs in key order.
     private func diffLinks(
         _ pair: EntityPair, oldKey: String?, newKey: String?,
-        keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)],
+        keys: [String: MatchKey],
         into result: inout EntityDiff, notes: inout [String]
     ) throws {
         guard let o = pair.old, let n = pair.new else { return }
@@ -285,7 +321,7 @@ public struct StoreDiff {
 
     /// One entity's comparison: a merge walk of both stores' rows in match-key order.
     private func diff(
-        _ pair: EntityPair, keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)]
+        _ pair: EntityPair, keys: [String: MatchKey]
     ) throws -> EntityDiff {
         let oldMapping = try pair.old.map { try old.schema.mapping(for: $0) }
         let newMapping = try pair.new.map { try new.schema.mapping(for: $0) }
@@ -304,9 +340,9 @@ public struct StoreDiff {
         } else if matchesByPrimaryKey {
             match = .primaryKey
         } else if let key = keys[pair.name], let o = pair.old, let n = pair.new,
-            let oc = Self.column(key.old, of: o, in: old), let nc = Self.column(key.new, of: n, in: new)
+            let oc = Self.keyExpression(key.old, of: o, in: old), let nc = Self.keyExpression(key.new, of: n, in: new)
         {
-            match = .attribute(name: key.new.name, source: key.source)
+            match = .attribute(name: key.new.map(\.name).joined(separator: ","), source: key.source)
             oldKey = oc
             newKey = nc
         } else {
@@ -328,6 +364,7 @@ public struct StoreDiff {
             keyExpression: newKey, valueExpressions: fields.map { $0.newExpression ?? "NULL" }, chunkSize: options.chunkSize)
         try walk(oldCursor, newCursor, fields: fields, into: &result, notes: &notes, byPrimaryKey: oldKey == nil)
         try diffLinks(pair, oldKey: oldKey, newKey: newKey, keys: keys, into: &result, notes: &notes)
+        try diffOrders(pair, oldKey: oldKey, newKey: newKey, keys: keys, into: &result, notes: &notes)
         if !matchesByPrimaryKey, oldKey != nil {
             let oldNulls = oldCount - result.deletedCount - result.changedCount - result.unchangedCount
             let newNulls = newCount - result.insertedCount - result.changedCount - result.unchangedCount
@@ -349,7 +386,7 @@ public struct StoreDiff {
 
     /// The attributes and to-one relationships compared, paired across the two models.
     private func fields(
-        _ pair: EntityPair, keys: [String: (old: AttributeDescription, new: AttributeDescription, source: String)],
+        _ pair: EntityPair, keys: [String: MatchKey],
         notes: inout [String]
     ) -> [StoreDiffField] {
         var fields: [StoreDiffField] = []

@@ -36,21 +36,26 @@ final class StoreDiffCursor {
         return buffer[position]
     }
 
-    private func refill() throws {
-        guard let store else { return }
-        var sql = select
+    /// The next chunk's tail of a `SELECT … FROM table t WHERE …` over rows in (`keyExpression`,
+    /// `t.Z_PK`) order: the condition after `last` (keyset paging), the order and the limit.
+    static func nextChunk(
+        keyExpression: String, after last: (key: DatabaseValue, primaryKey: Int64)?, chunkSize: Int
+    ) -> (sql: String, arguments: StatementArguments) {
+        let byPrimaryKey = keyExpression == "t.Z_PK"
+        var sql = ""
         var arguments: StatementArguments = []
         if let last {
-            if keyExpression == "t.Z_PK" {
-                sql += " AND t.Z_PK > ?"
-                arguments = [last.primaryKey]
-            } else {
-                sql += " AND (\(keyExpression), t.Z_PK) > (?, ?)"
-                arguments = [last.key, last.primaryKey]
-            }
+            sql = byPrimaryKey ? " AND t.Z_PK > ?" : " AND (\(keyExpression), t.Z_PK) > (?, ?)"
+            arguments = byPrimaryKey ? [last.primaryKey] : [last.key, last.primaryKey]
         }
-        sql += keyExpression == "t.Z_PK" ? " ORDER BY t.Z_PK" : " ORDER BY \(keyExpression), t.Z_PK"
-        sql += " LIMIT \(chunkSize)"
+        sql += (byPrimaryKey ? " ORDER BY t.Z_PK" : " ORDER BY \(keyExpression), t.Z_PK") + " LIMIT \(chunkSize)"
+        return (sql, arguments)
+    }
+
+    private func refill() throws {
+        guard let store else { return }
+        let (tail, arguments) = Self.nextChunk(keyExpression: keyExpression, after: last, chunkSize: chunkSize)
+        let sql = select + tail
         let rows = try store.readStatement { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
         buffer = rows.map { row in
             let pk: DatabaseValue = row[0]

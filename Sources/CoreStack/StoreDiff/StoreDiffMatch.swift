@@ -10,7 +10,8 @@
 public enum StoreDiffMatch: Sendable, Hashable, CustomStringConvertible {
     /// By primary key (`Z_PK`): both files are the same store (same store UUID).
     case primaryKey
-    /// By the value of an attribute (its name in the new model); `source` says why that attribute:
+    /// By the value of an attribute (its name in the new model; several joined by commas for a
+    /// compound key, `title,year`); `source` says why that attribute:
     /// `given` (`--key`), `uniqueness constraint`, `UUID attribute`.
     case attribute(name: String, source: String)
     /// Not compared: nothing identifies its objects across the two stores.

@@ -3,13 +3,14 @@
 /// ```swift
 /// var options = StoreDiffOptions()
 /// options.keys = ["Book": "isbn"]      // match books by ISBN when the stores differ
+/// options.keys["Edition"] = "title,year"   // editions by title and year together
 /// options.entities = ["Book"]          // only books
 /// options.changeLimit = 20             // keep 20 objects of each kind per entity (counts stay exact)
 /// ```
 public struct StoreDiffOptions: Sendable, Equatable {
-    /// Entity name → the attribute that identifies its objects in both stores (`--key Entity=attribute`);
-    /// used when the stores are not the same store (different store UUIDs), before uniqueness
-    /// constraints and UUID attributes.
+    /// Entity name → the attribute that identifies its objects in both stores (`--key Entity=attribute`),
+    /// or several separated by commas (`"title,year"`: a compound key); used when the stores are
+    /// not the same store (different store UUIDs), before uniqueness constraints and UUID attributes.
     public var keys: [String: String]
     /// The entities to compare (names in the new store's model, or the old one's); nil compares all.
     public var entities: [String]?

@@ -65,22 +65,17 @@ extension App {
 
         case var .help(h):
             let rows = helpRows(filter: h.filter.text, focus: s.focus)
-            let height = max(1, s.size.height - 8)
-            switch key {
-            case .escape, .ctrl("c"):
+            switch KeyHelp.handle(&h, key, rowCount: { helpRows(filter: $0, focus: s.focus).count }, height: KeyHelp.listHeight(s.size)) {
+            case .closed:
                 s.modals.removeLast()
                 return []
-            case .char("?") where h.filter.chars.isEmpty, .char("q") where h.filter.chars.isEmpty:
-                s.modals.removeLast()
+            case .open:
+                s.modals[s.modals.count - 1] = .help(h)
                 return []
-            case .down, .ctrl("n"): h.scroll.selection += 1
-            case .up, .ctrl("p"): h.scroll.selection -= 1
-            case .pageDown: h.scroll.selection += height
-            case .pageUp: h.scroll.selection -= height
-            case .enter:
+            case let .chosen(i):
                 s.modals.removeLast()
-                guard rows.indices.contains(h.scroll.selection) else { return [] }
-                if let c = rows[h.scroll.selection].command {
+                guard rows.indices.contains(i) else { return [] }
+                if let c = rows[i].command {
                     // Arguments to type: the command line opens with the name; none: it runs.
                     guard c.usage != c.name else { return update(&s, .commandLine(c.name)) }
                     var line = CommandLineState()
@@ -88,14 +83,9 @@ extension App {
                     s.modals.append(.commandLine(line))
                     return []
                 }
-                guard let b = rows[h.scroll.selection].binding else { return [] }
+                guard let b = rows[i].binding else { return [] }
                 return run(&s, b.command)
-            default:
-                if h.filter.handle(key) { h.scroll = ScrollState() }
             }
-            h.scroll.clamp(count: rows.count, height: height)
-            s.modals[s.modals.count - 1] = .help(h)
-            return []
 
         case var .confirm(c):
             if let choice = c.choices.first(where: { $0.key == key }) {

@@ -2,7 +2,8 @@ import Foundation
 
 /// One object of a store diff, both sides: every attribute and relationship with its value in the
 /// old store and in the new one, the changed ones marked, and the relationship changes the diff
-/// found (to-ones re-pointed, join-table links made or removed). The diff view's detail pane.
+/// found (to-ones re-pointed, join-table links made or removed, members of ordered relationships
+/// moved). For a link, the destination object follows under a heading line. The diff view's detail pane.
 ///
 /// ```swift
 /// let detail = DiffObjectDetail(title: "Book 12", oldTitle: "Z_PK 12", newTitle: "Z_PK 12", lines: [
@@ -20,17 +21,22 @@ public struct DiffObjectDetail: Sendable, Hashable {
         public var new: String?
         /// Whether the values differ.
         public var changed: Bool
+        /// A heading over the lines that follow (another object's: a link's destination), its
+        /// sides that object's place in each store.
+        public var isHeading: Bool
 
         /// A line from its parts.
         ///
         /// ```swift
         /// DiffObjectDetail.Line(name: "pages", old: "412", new: "420", changed: true)
+        /// DiffObjectDetail.Line(name: "→ authors: Author \"Le Guin\"", old: "Z_PK 2", new: "Z_PK 5", changed: false, isHeading: true)
         /// ```
-        public init(name: String, old: String?, new: String?, changed: Bool) {
+        public init(name: String, old: String?, new: String?, changed: Bool, isHeading: Bool = false) {
             self.name = name
             self.old = old
             self.new = new
             self.changed = changed
+            self.isHeading = isHeading
         }
     }
 
@@ -42,7 +48,8 @@ public struct DiffObjectDetail: Sendable, Hashable {
     public var newTitle: String
     /// Attributes, then relationships, in the model's order.
     public var lines: [Line]
-    /// The relationship changes, one line each (`author: Author 3 → Author 7`, `+ genres: Genre 4`).
+    /// The relationship changes, one line each (`author: Author 3 → Author 7`, `+ genres: Genre 4`,
+    /// `↕ chapters: Chapter 9 2 → 0`).
     public var changes: [String]
 
     /// A detail from its parts.

@@ -6,8 +6,9 @@ import Foundation
 /// (Widgets/DiffViewWidget.swift) draws a state without touching anything else.
 ///
 /// Keys: Tab / S-Tab the next / previous pane, ↑↓ (j k) PgUp PgDn g G move, Enter goes right
-/// (entity → its objects → the object's two sides), Esc goes back left, q (or Ctrl-C) quits; while
-/// the comparison runs, Esc quits too.
+/// (entity → its objects → the object's two sides), Esc goes back left, `?` the help (``keyHelp``),
+/// `M` mouse capture on/off, q (or Ctrl-C) quits; while the comparison runs, Esc quits too. The
+/// mouse selects a pane and its line with a click and scrolls with the wheel.
 ///
 /// ```swift
 /// var state = DiffViewState(oldPath: "a.sqlite", newPath: "b.sqlite")
@@ -84,7 +85,16 @@ public enum DiffView {
     }
 
     static func handleKey(_ s: inout DiffViewState, _ key: Key) -> [Command] {
+        if case let .mouse(m) = key { return handleMouse(&s, m) }
+        if s.help != nil, key != .ctrl("c") { return handleHelpKey(&s, key) }
         switch key {
+        case .char("?"):
+            s.help = HelpState()
+            return []
+        case .char("M"):
+            s.mouseEnabled.toggle()
+            s.status = s.mouseEnabled ? "Mouse on" : "Mouse off: the terminal selects text"
+            return []
         case .ctrl("c"), .char("q"):
             s.quitRequested = true
             return [.quit]
@@ -119,7 +129,7 @@ public enum DiffView {
         case .home, .char("g"): return move(&s, by: -Int.max / 2)
         case .end, .char("G"): return move(&s, by: Int.max / 2)
         default:
-            s.status = "\(key) does nothing here · Tab next pane · Enter opens · Esc back · q quits"
+            s.status = "\(key) does nothing here · ? help · Tab next pane · Enter opens · Esc back · q quits"
             return []
         }
     }

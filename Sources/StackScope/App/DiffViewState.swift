@@ -19,7 +19,8 @@ public struct DiffViewState: Sendable {
         case entities, objects, detail
     }
 
-    /// One line of the objects pane: a changed, inserted or deleted object, or a join-table link.
+    /// One line of the objects pane: a changed, inserted or deleted object, a join-table link, or
+    /// an ordered relationship whose members moved.
     public enum Row: Sendable, Hashable {
         /// An object in both stores whose values differ.
         case changed(ObjectChange)
@@ -29,9 +30,10 @@ public struct DiffViewState: Sendable {
         case deleted(ObjectReference)
         /// A link of a many-to-many (join-table) relationship made or removed.
         case link(RelationshipLinkChange)
+        case reordered(RelationshipOrderChange)
 
         /// The line as the objects pane shows it: a mark (`~` changed, `+` inserted or linked, `-`
-        /// deleted or unlinked), the object's key, and what changed.
+        /// deleted or unlinked, `↕` reordered), the object's key, and what changed.
         ///
         /// ```swift
         /// DiffViewState.Row.inserted(ObjectReference(key: 12, primaryKey: 12)).text   // "+ 12"
@@ -46,6 +48,8 @@ public struct DiffViewState: Sendable {
             case let .link(l):
                 return "\(l.isLinked ? "+" : "-") \(DiffViewState.text(l.source)).\(l.relationship) \(l.isLinked ? "linked to" : "unlinked from") "
                     + "\(l.destinationEntity) \(DiffViewState.text(l.destination))"
+            case let .reordered(c):
+                return "↕ " + DiffCommand.orderText(c, DiffCommand.dateFormatter(), maxMoves: 3)
             }
         }
     }
@@ -80,6 +84,10 @@ public struct DiffViewState: Sendable {
     public var status: String?
     /// The frame of the spinner, advanced by ticks while the comparison runs.
     public var spinnerPhase = 0
+    /// The `?` help, while shown.
+    public var help: HelpState?
+    /// Whether the mouse is captured (`M` turns it off so the terminal selects text).
+    public var mouseEnabled = true
     /// Set by `q`: the program ends.
     public var quitRequested = false
 
@@ -102,10 +110,12 @@ public struct DiffViewState: Sendable {
         return e.indices.contains(entityScroll.selection) ? e[entityScroll.selection] : nil
     }
 
-    /// The selected entity's lines: changed objects, then inserted, deleted, and links made or removed.
+    /// The selected entity's lines: changed objects, then inserted, deleted, links made or removed,
+    /// and ordered relationships reordered.
     public var rows: [Row] {
         guard let e = selectedEntity else { return [] }
         return e.changed.map(Row.changed) + e.inserted.map(Row.inserted) + e.deleted.map(Row.deleted) + e.links.map(Row.link)
+            + e.reorders.map(Row.reordered)
     }
 
     /// The selected line of the objects pane, nil when there is none.

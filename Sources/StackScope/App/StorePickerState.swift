@@ -34,6 +34,8 @@ public struct StorePickerState: Sendable {
     public var spinnerPhase = 0
     /// Set by Esc or Ctrl-C: the program ends.
     public var quitRequested = false
+    /// The `?` help, while shown.
+    public var help: HelpState?
 
     /// A picker over the stores under `folders`, the search still to run.
     public init(folders: [String]) {

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Keys: ↑↓ PgUp PgDn Home End move, typing filters the list by path (Backspace, Ctrl-U clear),
 /// Enter opens the selected store in the browser (whose `q` comes back here), Esc clears the
-/// filter or quits, Ctrl-C quits.
+/// filter or quits, `?` (with an empty filter) shows the help (``keyHelp``), Ctrl-C quits. The
+/// mouse selects a store with a click and scrolls the list with the wheel.
 ///
 /// ```swift
 /// var picker = StorePickerState(folders: ["."])
@@ -88,7 +89,12 @@ public enum StorePickerView {
 
     static func handleKey(_ s: inout StorePickerState, _ key: Key) -> [Command] {
         let height = listRows(s)
+        if case let .mouse(m) = key { return handleMouse(&s, m) }
+        if s.help != nil, key != .ctrl("c") { return handleHelpKey(&s, key) }
         switch key {
+        case .char("?") where s.filter.chars.isEmpty:
+            s.help = HelpState()
+            return []
         case .ctrl("c"):
             s.quitRequested = true
             return [.quit]

@@ -6,15 +6,16 @@ import Foundation
 extension BrowserRunner {
     /// `stackscope diff OLD NEW` on a terminal: the diff view (``DiffViewProgram``) over the two
     /// stores, opened already (an error opening them is a line on standard error, not a screen),
-    /// until `q`; closes them and exits the process.
+    /// until `q`; closes them and exits the process. `mouse` false (`--no-mouse`) never captures
+    /// the mouse.
     ///
     /// ```swift
     /// let stores = try DiffStores.open(oldPath: "a.sqlite", newPath: "b.sqlite", modelPath: nil, keys: [], entities: [],
     ///                                  changeLimit: DiffViewProgram.listLimit)
     /// BrowserRunner.runDiff(oldPath: "a.sqlite", newPath: "b.sqlite", stores: stores)
     /// ```
-    public static func runDiff(oldPath: String, newPath: String, stores: DiffStores) -> Never {
-        run(mouse: false, closeOnFailure: { stores.close() }) { backend, box in
+    public static func runDiff(oldPath: String, newPath: String, stores: DiffStores, mouse: Bool = true) -> Never {
+        run(mouse: mouse, closeOnFailure: { stores.close() }) { backend, box in
             let program = DiffViewProgram(oldPath: oldPath, newPath: newPath, backend: backend) { stores }
             program.quitHandler = { box.finish(status: 0) }
             program.suspendHandler = { backend.suspend() }

@@ -67,7 +67,7 @@ public enum DiffCommand {
     // MARK: Text
 
     /// The report as text: a header, then per entity with changes its counts and objects
-    /// (`~` changed with `attribute: old → new`, `+` inserted, `-` deleted; join-table links made `+` or removed `-`), then the entities
+    /// (`~` changed with `attribute: old → new`, `+` inserted, `-` deleted; join-table links made `+` or removed `-`; `↕` ordered relationships whose members moved), then the entities
     /// unchanged and those not compared.
     ///
     /// ```swift
@@ -95,8 +95,9 @@ public enum DiffCommand {
             lines.append("")
             let via = report.matchedByPrimaryKey ? "" : ", matched by \(e.match)"
             let links = e.linkedCount + e.unlinkedCount > 0 ? ", \(e.linkedCount) linked, \(e.unlinkedCount) unlinked" : ""
+            let reordered = e.reorderedCount > 0 ? ", \(e.reorderedCount) reordered" : ""
             lines.append(
-                "\(e.name): \(e.insertedCount) inserted, \(e.deletedCount) deleted, \(e.changedCount) changed\(links)"
+                "\(e.name): \(e.insertedCount) inserted, \(e.deletedCount) deleted, \(e.changedCount) changed\(links)\(reordered)"
                     + " (\(e.oldCount) → \(e.newCount) objects\(via))")
             for note in e.notes { lines.append("  note: \(note)") }
             for c in e.changed {
@@ -121,12 +122,23 @@ public enum DiffCommand {
             }
             let moreLinks = e.linkedCount + e.unlinkedCount - e.links.count
             if moreLinks > 0 { lines.append("  … \(moreLinks) more links made or removed") }
+            for c in e.reorders { lines.append("  ↕ " + orderText(c, dates)) }
+            if e.reorderedCount > e.reorders.count { lines.append("  … \(e.reorderedCount - e.reorders.count) more reordered") }
         }
         lines.append("")
         if !report.hasChanges { lines.append("no differences in the objects compared") }
         if !unchanged.isEmpty { lines.append("unchanged: \(unchanged.joined(separator: ", "))") }
         for u in unmatched { lines.append("not compared: \(u)") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An order change in one line: the owner, the relationship, the members' counts and each
+    /// move (`4.chapters reordered (3 → 3): Chapter 12 2 → 0, Chapter 9 0 → 1`), the first
+    /// `maxMoves` of them.
+    static func orderText(_ c: RelationshipOrderChange, _ dates: ISO8601DateFormatter, maxMoves: Int = 10) -> String {
+        var moves = c.moves.prefix(maxMoves).map { "\(reference(c.destinationEntity, $0.destination, dates)) \($0.oldIndex) → \($0.newIndex)" }
+        if c.moves.count > maxMoves { moves.append("… \(c.moves.count - maxMoves) more moves") }
+        return "\(text(c.source, dates)).\(c.relationship) reordered (\(c.oldCount) → \(c.newCount)): " + moves.joined(separator: ", ")
     }
 
     /// A value for the text report: strings quoted, `nil` for null.
@@ -201,6 +213,21 @@ public enum DiffCommand {
                         ("relationship", .string(l.relationship)), ("source", value(l.source)),
                         ("destination", .string(l.destinationEntity)), ("destinationKey", value(l.destination)),
                         ("linked", .bool(l.isLinked)),
+                    ])
+                })),
+                ("reordered", .integer(Int64(e.reorderedCount))),
+                ("reorders", .array(e.reorders.map { c in
+                    .object([
+                        ("relationship", .string(c.relationship)), ("source", value(c.source)),
+                        ("oldPrimaryKey", .integer(c.oldPrimaryKey)), ("newPrimaryKey", .integer(c.newPrimaryKey)),
+                        ("destination", .string(c.destinationEntity)),
+                        ("oldCount", .integer(Int64(c.oldCount))), ("newCount", .integer(Int64(c.newCount))),
+                        ("moves", .array(c.moves.map { m in
+                            .object([
+                                ("destinationKey", value(m.destination)),
+                                ("oldIndex", .integer(Int64(m.oldIndex))), ("newIndex", .integer(Int64(m.newIndex))),
+                            ])
+                        })),
                     ])
                 })),
             ])

@@ -14,7 +14,13 @@ extension DiffView {
         renderDetail(s, l.detail, &b)
         renderStatus(s, l, &b)
         renderFooter(s, l, &b)
-        return Frame(buffer: b, cursor: nil, mouse: false)
+        if let h = s.help {
+            let cursor = KeyHelp.render(
+                h, rows: KeyHelp.filtered(keyHelp, filter: h.filter.text), title: "Diff view keys · type to filter · Esc closes",
+                size: s.size, into: &b)
+            return Frame(buffer: b, cursor: cursor, mouse: s.mouseEnabled)
+        }
+        return Frame(buffer: b, cursor: nil, mouse: s.mouseEnabled)
     }
 
     static func paneStyle(_ s: DiffViewState, _ pane: DiffViewState.Pane) -> (border: Style, title: Style) {
@@ -39,6 +45,7 @@ extension DiffView {
         if e.insertedCount > 0 { parts.append("+\(App.formatCount(e.insertedCount))") }
         if e.deletedCount > 0 { parts.append("-\(App.formatCount(e.deletedCount))") }
         if e.linkedCount + e.unlinkedCount > 0 { parts.append("links +\(e.linkedCount) -\(e.unlinkedCount)") }
+        if e.reorderedCount > 0 { parts.append("↕\(App.formatCount(e.reorderedCount))") }
         return parts.joined(separator: " ")
     }
 
@@ -74,6 +81,7 @@ extension DiffView {
         case .inserted: Style(fg: .green)
         case .deleted: Style(fg: .red)
         case let .link(l): Style(fg: l.isLinked ? .green : .red)
+        case .reordered: Style(fg: .magenta)
         }
     }
 
@@ -83,8 +91,9 @@ extension DiffView {
         if let e = s.selectedEntity {
             title = "\(e.name) · \(e.changedCount) changed, \(e.insertedCount) inserted, \(e.deletedCount) deleted"
             if e.linkedCount + e.unlinkedCount > 0 { title += ", \(e.linkedCount) linked, \(e.unlinkedCount) unlinked" }
-            let listed = e.changed.count + e.inserted.count + e.deleted.count + e.links.count
-            let total = e.changedCount + e.insertedCount + e.deletedCount + e.linkedCount + e.unlinkedCount
+            if e.reorderedCount > 0 { title += ", \(e.reorderedCount) reordered" }
+            let listed = e.changed.count + e.inserted.count + e.deleted.count + e.links.count + e.reorders.count
+            let total = e.changedCount + e.insertedCount + e.deletedCount + e.linkedCount + e.unlinkedCount + e.reorderedCount
             if listed < total { title += " · \(listed) listed" }
             title += " · \(e.oldCount) → \(e.newCount) objects"
         }
@@ -131,7 +140,7 @@ extension DiffView {
             if s.selectedRow == nil { b.put("Select a changed object", x: inner.x + 1, y: inner.y, style: .dim) }
             return
         }
-        let nameWidth = min(24, max(6, (d.lines.map { DisplayWidth.of($0.name) }.max() ?? 4) + 2))
+        let nameWidth = min(24, max(6, (d.lines.filter { !$0.isHeading }.map { DisplayWidth.of($0.name) }.max() ?? 4) + 2))
         let sideWidth = max(4, (inner.width - nameWidth - 3) / 2)
         let oldX = inner.x + 1 + nameWidth
         let newX = oldX + sideWidth + 1
@@ -143,8 +152,16 @@ extension DiffView {
             let y = inner.y + 1 + i
             guard let line = item.0 else {
                 let text = item.1 ?? ""
-                let style: Style = text.hasPrefix("  +") ? Style(fg: .green) : text.hasPrefix("  -") ? Style(fg: .red) : text.hasPrefix("  ") ? Style(fg: .yellow) : .bold
+                let style: Style = text.hasPrefix("  +") ? Style(fg: .green) : text.hasPrefix("  -") ? Style(fg: .red)
+                    : text.hasPrefix("  ↕") ? Style(fg: .magenta) : text.hasPrefix("  ") ? Style(fg: .yellow) : .bold
                 b.put(text, x: inner.x + 1, y: y, maxWidth: inner.width - 1, style: style)
+                continue
+            }
+            if line.isHeading {
+                // Another object's lines follow: its name, and where each store has it.
+                let sides = [line.old.map { "old: " + $0 }, line.new.map { "new: " + $0 }].compactMap { $0 }
+                let text = ([line.name] + (sides.isEmpty ? [] : [sides.joined(separator: " · ")])).joined(separator: "   ")
+                b.put(text, x: inner.x + 1, y: y, maxWidth: inner.width - 1, style: Style(fg: .cyan, bold: true))
                 continue
             }
             b.put((line.changed ? "≠ " : "  ") + line.name, x: inner.x, y: y, maxWidth: nameWidth + 1, style: line.changed ? Style(fg: .yellow, bold: true) : .plain)
@@ -167,7 +184,7 @@ extension DiffView {
     }
 
     static func renderFooter(_ s: DiffViewState, _ l: Layout, _ b: inout ScreenBuffer) {
-        let keys = [("Tab", "next pane"), ("↑↓", "move"), ("Enter", "open"), ("Esc", "back"), ("PgDn", "page"), ("q", "quit")]
+        let keys = [("Tab", "next pane"), ("↑↓", "move"), ("Enter", "open"), ("Esc", "back"), ("?", "help"), ("PgDn", "page"), ("q", "quit")]
         b.putKeyHints(keys, y: l.footer.y)
     }
 }

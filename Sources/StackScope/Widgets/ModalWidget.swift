@@ -45,36 +45,13 @@ extension App {
             }
             return (min(r.width - 1, lw + p.line.cursorColumn), r.y)
         case let .help(h):
-            let r = centered(l.size, width: min(l.size.width - 4, 96), height: l.size.height - 4)
-            b.fill(r)
-            b.box(r, title: "Help · type to filter · Enter runs · Esc closes", style: Style(fg: .cyan, bold: true), titleStyle: Style(fg: .cyan, bold: true))
-            let inner = r.inset(1)
-            b.put("filter: " + h.filter.text, x: inner.x + 1, y: inner.y, maxWidth: inner.width - 1, style: .bold)
-            let rows = helpRows(filter: h.filter.text, focus: s.focus)
-            let listHeight = inner.height - 2
-            for row in 0..<max(0, listHeight) {
-                let i = h.scroll.offset + row
-                guard rows.indices.contains(i) else { break }
-                let y = inner.y + 2 + row
-                if let title = rows[i].title {
-                    b.put(title, x: inner.x + 1, y: y, style: Style(fg: .blue, bold: true, underline: true))
-                } else if let bnd = rows[i].binding {
-                    let selected = i == h.scroll.selection
-                    let style = selected ? Style(reverse: true) : Style.plain
-                    if selected { b.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-                    b.put(DisplayWidth.pad(bnd.keyLabel, to: 14), x: inner.x + 2, y: y, style: style.with(bold: true))
-                    b.put(DisplayWidth.pad(bnd.help, to: max(1, inner.width - 40)), x: inner.x + 17, y: y, style: style)
-                    b.put(":" + bnd.command.rawValue, x: inner.maxX - 22, y: y, maxWidth: 21, style: selected ? style : .dim)
-                } else if let c = rows[i].command {
-                    let selected = i == h.scroll.selection
-                    let style = selected ? Style(reverse: true) : Style.plain
-                    if selected { b.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style) }
-                    b.put(DisplayWidth.pad(":" + c.name, to: 14), x: inner.x + 2, y: y, style: style.with(bold: true))
-                    b.put(DisplayWidth.pad(c.help, to: max(1, inner.width - 40)), x: inner.x + 17, y: y, style: style)
-                    b.put(DisplayWidth.ellipsize(":" + c.usage, to: 21), x: inner.maxX - 22, y: y, maxWidth: 21, style: selected ? style : .dim)
-                }
+            let rows = helpRows(filter: h.filter.text, focus: s.focus).map { row -> KeyHelp.Row in
+                if let title = row.title { return KeyHelp.Row(section: title) }
+                if let c = row.command { return KeyHelp.Row(keys: ":" + c.name, help: c.help, trailing: ":" + c.usage) }
+                guard let bnd = row.binding else { return KeyHelp.Row(keys: "", help: "") }
+                return KeyHelp.Row(keys: bnd.keyLabel, help: bnd.help, trailing: ":" + bnd.command.rawValue)
             }
-            return (inner.x + 9 + h.filter.cursorColumn, inner.y)
+            return KeyHelp.render(h, rows: rows, title: "Help · type to filter · Enter runs · Esc closes", size: l.size, into: &b)
         case let .confirm(c):
             let height = min(l.size.height - 4, c.lines.count + 4)
             let widest = c.lines.map(DisplayWidth.of).max() ?? 40

@@ -98,9 +98,15 @@ extension StorePickerView {
         } else if let status = s.status {
             b.put(" " + status.text, x: 0, y: h - 2, maxWidth: w, style: status.isError ? Style(fg: .red, bold: true, reverse: true) : bar)
         }
-        let keys = [("↑↓", "move"), ("Enter", "open"), ("type", "filter"), ("Esc", s.filter.chars.isEmpty ? "quit" : "clear filter"), ("q in the browser", "back here")]
+        let keys = [("↑↓", "move"), ("Enter", "open"), ("type", "filter"), ("Esc", s.filter.chars.isEmpty ? "quit" : "clear filter"), ("?", "help"), ("q in the browser", "back here")]
         b.putKeyHints(keys, y: h - 1)
-        return Frame(buffer: b, cursor: (x: 9 + cursor, y: filterY), mouse: false)
+        if let help = s.help {
+            let at = KeyHelp.render(
+                help, rows: KeyHelp.filtered(keyHelp, filter: help.filter.text), title: "Store picker keys · type to filter · Esc closes",
+                size: s.size, into: &b)
+            return Frame(buffer: b, cursor: at, mouse: true)
+        }
+        return Frame(buffer: b, cursor: (x: 9 + cursor, y: filterY), mouse: true)
     }
 
     /// `text` in `width` cells, its start cut with `…` when too long (a path's end is what tells stores apart).
