@@ -58,6 +58,7 @@ struct XcodeModelReaderFixtureTests {
         "bnr-CoreDataStack/Sample.xcdatamodeld": (2, "TestModel 2"),
         "bnr-CoreDataStack/UniqueConstraintModel.xcdatamodeld": (1, "UniqueConstraintModel"),
         "bnr-CoreDataStack-2015/TestModel.xcdatamodeld": (2, "TestModel 2"),
+        "demo/DemoLibrary.xcdatamodeld": (1, "DemoLibrary"),
         "wibosco-CoreDataMigration-Example/CoreDataMigration_Example.xcdatamodeld": (4, "CoreDataMigration_Example 4"),
     ]
 

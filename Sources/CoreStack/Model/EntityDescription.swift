@@ -17,7 +17,7 @@ import Synchronization
 /// `@unchecked Sendable`: the `internal(set) var`s are resolved by ``ManagedObjectModel`` while it
 /// is built, before the model (and so the entity) is handed to anything else, and only read
 /// afterwards; the wrapper-slot tables are written under their lock and published with an
-/// atomic count (see ``WrapperSlotTable``).
+/// atomic count (see `WrapperSlotTable`).
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
     // Declared. These do not change once the entity belongs to a model.
 

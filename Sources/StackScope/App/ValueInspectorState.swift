@@ -7,7 +7,7 @@ import Foundation
 /// ``PictureDecoder`` when the inspector opens; see ValueInspectorState+Picture.swift).
 ///
 /// The tree and JSON lines are made as far as they are shown (a keyed archive's objects decoded
-/// as the tree reaches them, see ``GrowingLines``); the hex dump's lines are made only for the rows
+/// as the tree reaches them, see `GrowingLines`); the hex dump's lines are made only for the rows
 /// on screen, so a large value costs no more to open or scroll than a small one.
 ///
 /// ```swift

@@ -16,7 +16,7 @@ public enum InspectedValueText {
     }
 
     /// ``tree(_:)``, and the number of the first line standing for values a bound of
-    /// ``ValueInspectionLimits/maximumNodes`` left out (nil when none did): the lines before it
+    /// `ValueInspectionLimits.maximumNodes` left out (nil when none did): the lines before it
     /// are the same whatever the bound.
     ///
     /// ```swift
