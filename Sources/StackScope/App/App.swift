@@ -261,6 +261,8 @@ extension App {
             return []
         case .model:
             return [.edit(.showModel)]
+        case .columnStats:
+            return executeEditing(&s, "stats", "") ?? []
         case .commandLine:
             s.modals.append(.commandLine(CommandLineState()))
             return []

@@ -55,6 +55,8 @@ public enum CommandID: String, Sendable, CaseIterable, Hashable {
     case moveUp = "move.up"
     case moveDown = "move.down"
     case model = "model"
+    /// The selected column's statistics (`I`, as `:stats` with no property).
+    case columnStats = "column.stats"
 }
 
 /// Where a binding applies: a pane, a modal, or everywhere.
@@ -169,6 +171,7 @@ public enum Keymap {
         Binding([.char("=")], .sections, .table, "Group rows in sections by the first sort key", footer: "sections", group: "Objects"),
         Binding([.char("f")], .filter, .table, "Filter with a predicate (Core Data's format)", footer: "filter", group: "Objects"),
         Binding([.char("F")], .clearFilter, .table, "Clear the filter", group: "Objects"),
+        Binding([.char("I")], .columnStats, .table, "Statistics of the column over the filtered objects (as :stats): nil, distinct, range, most common values, histogram; Enter filters to one", group: "Objects"),
         Binding([.char("/")], .search, .table, "Search the visible columns", footer: "search", group: "Objects"),
         Binding([.char("n")], .searchNext, .table, "Next match", group: "Objects"),
         Binding([.char("N")], .searchPrevious, .table, "Previous match", group: "Objects"),

@@ -51,6 +51,43 @@ struct BrowserStatsTests {
         #expect(h.waitUntil { $0.status.message?.contains("nope") == true }, "\(String(describing: h.state.status.message))")
     }
 
+    @Test("I on the selected column opens the same report as :stats with no property; on another column, that column's")
+    func keyOpensTheSelectedColumnsReport() throws {
+        let (url, _) = try TestSupport.demoStore(size: 120)
+        let session = try BrowserSession.open(storePath: url.path, modelPath: nil, readOnly: true)
+        let h = try BrowserHarness(session: session, open: "Book")
+        let pages = try #require(h.state.table.columns.firstIndex { $0.name == "pages" })
+        for _ in 0..<max(0, pages - h.state.table.selectedColumn) { h.press("l") }
+        #expect(h.state.table.columns[h.state.table.selectedColumn].name == "pages")
+        h.press("I")
+        #expect(h.waitUntil { $0.topModal != nil })
+        guard case let .confirm(byKey)? = h.state.topModal else {
+            Issue.record("no report: \(String(describing: h.state.status.message))")
+            return
+        }
+        #expect(byKey.title == "Book.pages")
+        h.press("Esc")
+        command(h, "stats")
+        #expect(h.waitUntil { $0.topModal != nil })
+        guard case let .confirm(byCommand)? = h.state.topModal else {
+            Issue.record("no report")
+            return
+        }
+        #expect(byCommand.lines == byKey.lines)
+        h.press("Esc")
+
+        h.press("h")
+        let other = h.state.table.columns[h.state.table.selectedColumn].name
+        #expect(other != "pages")
+        h.press("I")
+        #expect(h.waitUntil { $0.topModal != nil })
+        guard case let .confirm(otherReport)? = h.state.topModal else {
+            Issue.record("no report for \(other)")
+            return
+        }
+        #expect(otherReport.title == "Book.\(other)")
+    }
+
     @Test(":stats on a column, then j and Enter on the second most common value: the table is filtered to the objects holding it")
     func enterFiltersToAValue() throws {
         let (url, _) = try TestSupport.demoStore(size: 120)
