@@ -496,6 +496,21 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     func fireFault(_ object: ManagedObject) throws {
         debugCheckQueue()
         let id = object.objectID
+        // One object of a root context (a fault by ID): as below with `batchIDs == [id]`, with
+        // the coordinator's one-ID read (no dictionary of one snapshot, no list of one ID).
+        if object.faultBatch == nil, parent == nil {
+            let found = try persistentStoreCoordinator.snapshot(for: id)
+            if let found, let o = registered[id], o.isFault {
+                o.materialize(from: found)
+                o.awakeFromFetch()
+            }
+            if object.isFault {
+                guard let found else { throw CoreStackError.objectNotFound("\(id) does not exist in the store") }
+                object.materialize(from: found)
+                object.awakeFromFetch()
+            }
+            return
+        }
         let batchIDs: [ManagedObjectID]
         if let batch = object.faultBatch {
             batchIDs = batch.neighbours(of: id).filter { registered[$0]?.isFault ?? false }

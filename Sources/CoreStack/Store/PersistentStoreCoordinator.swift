@@ -456,6 +456,34 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try requireStore().count(request)
     }
 
+    /// ``snapshots(for:)`` of one ID (a fault of one object): the snapshot it would file under
+    /// `id`, without the dictionaries and lists a batch needs.
+    func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
+        lock.lock()
+        let c = permanentIDs[id] ?? id
+        if let s = cachedRow(c) {
+            lock.unlock()
+            return s
+        }
+        let readGeneration = generation
+        let hook = afterStoreReadHook
+        lock.unlock()
+        if c.isTemporaryID { return nil }
+        let rows = try requireStore().rows(for: [c])
+        hook?()
+        lock.lock()
+        defer { lock.unlock() }
+        let changed = readGeneration != generation
+        // A later version a save cached meanwhile is the one handed out too. Each row is
+        // cached; the one of `c` is the answer (filed under `id` when `c` is its promotion).
+        var out: RowSnapshot?
+        for r in rows {
+            let snapshot = cacheReadRow(r.snapshot, for: r.objectID, changed: changed) ?? r.snapshot
+            if r.objectID == c { out = snapshot }
+        }
+        return out
+    }
+
     /// Snapshots from the row cache, reading the missing ones from the store in one go.
     func snapshots(for ids: [ManagedObjectID]) throws -> [ManagedObjectID: RowSnapshot] {
         var out: [ManagedObjectID: RowSnapshot] = [:]

@@ -56,6 +56,9 @@ extension SQLiteStore {
     /// (and when a snapshot copy is removed); the side files are SQLite's to remove.
     func closeConnection(finally: Bool) {
         guard connectionCounted.load(ordering: .acquiring) else { return }
+        // The statements the store keeps are finalised first, on the connection's queue (a block
+        // that reaches it later finds the store closed and prepares none again).
+        dbQueue.inDatabase { _ in connectionStatements.removeAll() }
         let closed = (try? dbQueue.close()) != nil
         guard closed || finally else { return }
         if connectionCounted.exchange(false, ordering: .acquiringAndReleasing) { SQLiteConnectionFiles.closed(path) }

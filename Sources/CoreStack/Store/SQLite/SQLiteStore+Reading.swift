@@ -435,17 +435,7 @@ extension SQLiteStore {
     /// The rows of these IDs, read a table at a time in queries of up to 500 keys (see `appendRows`).
     public func rows(for ids: [ManagedObjectID]) throws -> [StoreRow] {
         // One object's fault: its plan's ready-made statement, no grouping.
-        if ids.count == 1, let pk = ids[0].primaryKey {
-            let mapping = try schema.mapping(for: ids[0].entity)
-            guard let plan = tablePlans[mapping.table] else { return [] }
-            return try readStatement { db in
-                var decoder = RowDecoder(store: self)
-                decoder.table = mapping.table
-                var result: [StoreRow] = []
-                try appendRows(db, keys: CollectionOfOne(pk), plan: plan, decoder: &decoder, to: &result)
-                return result
-            }
-        }
+        if ids.count == 1, let pk = ids[0].primaryKey { return try row(of: ids[0]._entity, key: pk) }
         // The keys grouped by table, tables in order of first appearance. The table is looked up
         // when the entity changes from the previous ID's, not per ID (a batch is one entity).
         var groups: [(table: String, keys: [Int64])] = []
@@ -482,6 +472,41 @@ extension SQLiteStore {
                     start += Self.batchSize
                     try appendRows(db, keys: chunk, plan: plan, decoder: &decoder, to: &result)
                 }
+            }
+            return result
+        }
+    }
+
+    /// The row of one key (a fault of one object). An entity of the store's model finds its table
+    /// in ``faultPlans`` and its statement among the ``connectionStatements``; another (an equal
+    /// entity of another model instance) goes through the schema and GRDB's statement cache.
+    private func row(of entity: EntityDescription, key pk: Int64) throws -> [StoreRow] {
+        let number = entity.entityNumber
+        guard number >= 0, number < faultPlans.count, let fault = faultPlans[number], fault.entity === entity else {
+            let mapping = try schema.mapping(for: entity)
+            guard let plan = tablePlans[mapping.table] else { return [] }
+            return try readStatement { db in
+                var decoder = RowDecoder(store: self)
+                decoder.table = mapping.table
+                var result: [StoreRow] = []
+                try appendRows(db, keys: CollectionOfOne(pk), plan: plan, decoder: &decoder, to: &result)
+                return result
+            }
+        }
+        let plan = fault.table
+        return try readStatement { db in
+            var decoder = RowDecoder(store: self)
+            decoder.table = plan.table
+            var result: [StoreRow] = []
+            let statement = try connectionStatements.byKey(number, plan, db)
+            do {
+                try SQLiteRawBinding.forEachRow(statement, keys: CollectionOfOne(pk), in: db) { h in
+                    try decoder.decode(h, appendingTo: &result)
+                }
+            } catch {
+                // Prepared again next time, as GRDB drops a statement that failed from its cache.
+                connectionStatements.forget(number)
+                throw error
             }
             return result
         }

@@ -102,6 +102,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let schema: SQLiteSchema
     let tablePlans: [String: TablePlan]
     let entityPlans: [Int: EntityPlan]
+    /// The table plan of each of the model's entities, by ``EntityDescription/entityNumber``
+    /// (nil where the entity has no table): a fault of one object finds its table by one index
+    /// and an identity check, not a dictionary look-up by entity and one by table name.
+    let faultPlans: [FaultPlan?]
+    /// Statements kept on the store's connection (see ``ConnectionStatements``).
+    let connectionStatements = ConnectionStatements()
     /// How entity tables map onto the history tables (read for any store, written when tracking).
     let historyLayout: HistoryLayout
     /// Records commits in the history tables; nil unless ``PersistentStoreOptions/persistentHistoryTracking`` and writable.
@@ -133,6 +139,47 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             selectByKey = selectByKeys + "?)"
             selectByKeyRange = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK BETWEEN ? AND ?"
         }
+    }
+
+    /// The table a fault of one object of `entity` reads (see ``faultPlans``).
+    final class FaultPlan {
+        let entity: EntityDescription
+        let table: TablePlan
+
+        init(entity: EntityDescription, table: TablePlan) {
+            self.entity = entity
+            self.table = table
+        }
+    }
+
+    /// Statements prepared on the store's connection and kept for its life: the read of one row
+    /// by key of each entity, by ``EntityDescription/entityNumber`` (a fault of one object takes
+    /// its statement by index, where GRDB's statement cache hashes the ~200 bytes of its SQL
+    /// text every time).
+    ///
+    /// Used only on the connection's queue (inside ``SQLiteStore/readStatement(_:)``), which
+    /// serialises every use; emptied there before the connection closes (a statement not
+    /// finalised keeps SQLite from closing it; see ``SQLiteStore/closeConnection(finally:)``).
+    final class ConnectionStatements: @unchecked Sendable {
+        private var byKey: [Statement?] = []
+
+        /// The statement reading one row of `plan`'s table by key for entity number `number`,
+        /// prepared on first use.
+        func byKey(_ number: Int, _ plan: TablePlan, _ db: Database) throws -> Statement {
+            if number < byKey.count, let statement = byKey[number] { return statement }
+            let statement = try db.makeStatement(sql: plan.selectByKey)
+            if number >= byKey.count { byKey.append(contentsOf: repeatElement(nil, count: number + 1 - byKey.count)) }
+            byKey[number] = statement
+            return statement
+        }
+
+        /// Drops the statement of entity number `number` (after it failed: the next use prepares it again).
+        func forget(_ number: Int) {
+            if number < byKey.count { byKey[number] = nil }
+        }
+
+        /// Finalises every statement (before the connection closes).
+        func removeAll() { byKey.removeAll() }
     }
 
     /// Where one entity's values sit in a read row and how they are written.
@@ -396,6 +443,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 }
             }
             (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
+            self.faultPlans = Self.makeFaultPlans(schema: schema, tablePlans: tablePlans)
             historyLayout = HistoryLayout(schema: schema)
             let tracker = options.persistentHistoryTracking && !readOnly ? HistoryTracker(layout: historyLayout, path: path) : nil
             if let tracker, let connection {
@@ -431,6 +479,17 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             externalStorageAttributesKey: externalStorageAttributes(of: model).sorted(),
         ]
         return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    /// ``faultPlans``: each entity of the schema's model with a table, at its entity number.
+    private static func makeFaultPlans(schema: SQLiteSchema, tablePlans: [String: TablePlan]) -> [FaultPlan?] {
+        var plans: [FaultPlan?] = []
+        for e in schema.model.entities {
+            guard e.entityNumber >= 0, let m = try? schema.mapping(for: e), let table = tablePlans[m.table] else { continue }
+            if e.entityNumber >= plans.count { plans.append(contentsOf: repeatElement(nil, count: e.entityNumber + 1 - plans.count)) }
+            plans[e.entityNumber] = FaultPlan(entity: e, table: table)
+        }
+        return plans
     }
 
     private static func makePlans(schema: SQLiteSchema) -> ([String: TablePlan], [Int: EntityPlan]) {
