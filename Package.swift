@@ -2,6 +2,12 @@
 import CompilerPluginSupport
 import PackageDescription
 
+/// `.ci/run`'s sanitizer builds run the engine suites only (`--filter CoreStackTests`): with
+/// `CORESTACK_ENGINE_SUITES_ONLY=1` in the environment the package leaves out the model macros
+/// (swift-syntax, built three times otherwise) and the browser's and macros' test targets, which
+/// those runs would compile and never run. Every other build sees the whole package.
+let engineSuitesOnly = Context.environment["CORESTACK_ENGINE_SUITES_ONLY"] == "1"
+
 let package = Package(
     name: "CoreStack",
     platforms: [.macOS(.v15)],
@@ -197,3 +203,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if engineSuitesOnly {
+    let leftOut: Set<String> = ["CoreStackMacros", "CoreStackModel", "CoreStackMacrosTests", "CoreStackModelTests", "StackScopeTests"]
+    package.targets.removeAll { leftOut.contains($0.name) }
+    package.products.removeAll { leftOut.contains($0.name) }
+    package.dependencies.removeAll { dependency in
+        if case .sourceControl(_, let location, _) = dependency.kind { return location.hasSuffix("/swift-syntax") }
+        return false
+    }
+}
