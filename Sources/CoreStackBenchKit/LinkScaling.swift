@@ -4,7 +4,7 @@ import Foundation
 /// The cost of one link as a relationship grows (`corestack-bench --only links`): N members are
 /// linked one at a time to one owner, through the member's to-one (the owner's ordered to-many
 /// inverse grows) and through the owner's unordered to-many (`add(_:toKey:)`, the member's to-one
-/// inverse follows). Linear maintenance keeps the time per link flat from 1,000 to 100,000 members.
+/// inverse follows). Linear maintenance keeps the time per link flat from 1,000 to 1,000,000 members.
 ///
 /// ```swift
 /// for row in try LinkScaling.measure(sizes: [1_000, 10_000, 100_000], runs: 3) {

@@ -204,7 +204,9 @@ struct Bench: ParsableCommand {
         if mode == "links" {
             print("| members | ns per link, to-one into an ordered inverse | ns per link, add to an unordered to-many |")
             print("|---:|---:|---:|")
-            for row in try LinkScaling.measure(sizes: [1_000, 10_000, 100_000], runs: runs) {
+            // Issue 34: the time per link flat from 1,000 to 1,000,000 members (`--sizes` for others).
+            let members = sizeList.isEmpty ? [1_000, 10_000, 100_000, 1_000_000] : sizeList
+            for row in try LinkScaling.measure(sizes: members, runs: runs) {
                 print(String(format: "| %d | %.0f | %.0f |", row.members, row.orderedNanosPerLink, row.unorderedNanosPerLink))
             }
             return
