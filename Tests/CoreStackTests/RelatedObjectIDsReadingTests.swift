@@ -62,6 +62,28 @@ import Testing
         #expect(Set(rows.map(\.objectID)) == Set(books))
     }
 
+    @Test("owners in runs (read by BETWEEN) and with gaps (read by IN), in any order: each owner's own chapters, none of a book left out")
+    func gapsAndRuns() throws {
+        let (lib, books, chapters) = try Self.library(books: 200)
+        let slot = lib.entity("Book").relationshipSlots["chapters"] ?? 0
+        // Runs of 40 and 30 (BETWEEN), one of 10 (shorter than a range run: IN), and lone
+        // books with gaps between; given out of order.
+        let picked = Array(books[100..<130]) + [books[50], books[52], books[54]] + Array(books[0..<40])
+            + Array(books[60..<70]) + [books[199], books[41]]
+        let related = try lib.store.relatedObjectIDs(for: Array(picked.reversed()), relationshipSlot: slot)
+        #expect(Set(related.keys) == Set(picked))
+        for b in picked { #expect(related[b] == chapters[b], "\(b)") }
+        #expect(related[books[40]] == nil)
+        #expect(related[books[101]]?.count == 2)
+        #expect(related.values.reduce(0) { $0 + $1.count } == picked.reduce(0) { $0 + (chapters[$1]?.count ?? 0) })
+        let split = SQLiteStore.keyRuns([1, 2, 3, 7, 9, 10, Int64.max - 1, Int64.max], minimumRun: 2)
+        #expect(split.ranges == [1...3, 9...10, (Int64.max - 1)...Int64.max])
+        #expect(split.loose == [7])
+        #expect(SQLiteStore.keyRuns([4, 5, 6], minimumRun: 16).ranges.isEmpty)
+        #expect(SQLiteStore.keyRuns([4, 5, 6], minimumRun: 16).loose == [4, 5, 6])
+        #expect(SQLiteStore.keyRuns([], minimumRun: 16).loose.isEmpty)
+    }
+
     @Test("a destination row whose Z_ENT is NULL reads as the relationship's destination entity; text there is a storeCorrupted naming the row")
     func damagedEntityNumbers() throws {
         let (lib, books, chapters) = try Self.library(books: 6)

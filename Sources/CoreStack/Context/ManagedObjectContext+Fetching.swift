@@ -28,9 +28,10 @@ extension ManagedObjectContext {
                 // object it returns was checked to be a `T`, so the array is one of `T`s.
                 let objects = try streamedObjects(request.storeRequest(entity: entity), of: T.self) { $0 is T }
                 let out = unsafeBitCast(objects, to: [T].self)
-                if !request.relationshipKeyPathsForPrefetching.isEmpty { try fireFaults(out) }
+                // `objects`, not `out`: passing a `[T]` as `[ManagedObject]` converts it element by element.
+                if !request.relationshipKeyPathsForPrefetching.isEmpty { try fireFaults(objects) }
                 for path in request.relationshipKeyPathsForPrefetching {
-                    try prefetch(path.split(separator: ".").map(String.init)[...], for: out)
+                    try prefetch(path.split(separator: ".").map(String.init)[...], for: objects)
                 }
                 return out
             }
@@ -486,16 +487,13 @@ extension ManagedObjectContext {
                 if parent == nil, !unloaded.isEmpty {
                     let map = try persistentStoreCoordinator.relatedObjectIDs(
                         for: unloaded.map(\.objectID).filter { !$0.isTemporaryID }, slot: slot)
-                    for o in unloaded {
-                        let set = OrderedSet((map[o.objectID] ?? []).map { persistentStoreCoordinator.canonicalID($0) })
-                        o.relations[slot] = .toMany(set)
-                        o.committedToMany[slot] = set
-                    }
+                    // The store's IDs are permanent, hence canonical: used as they come, not copied.
+                    for o in unloaded { o.setLoadedToMany(map[o.objectID] ?? [], slot: slot) }
                 }
             }
             for o in group {
                 for id in try o.destinationIDs(slot: slot) {
-                    let destination = try object(with: id)
+                    let destination = try objectOnQueue(with: id)  // `fetch` checked the queue
                     if seen.insert(ObjectIdentifier(destination)).inserted { next.append(destination) }
                 }
             }

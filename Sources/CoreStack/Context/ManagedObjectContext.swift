@@ -103,7 +103,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         DispatchQueue.main.setSpecific(key: queueKey, value: token)
         return token
     }()
-    static let concurrencyDebug = ProcessInfo.processInfo.environment["CORESTACK_CONCURRENCY_DEBUG"] == "1"
+    /// Whether `CORESTACK_CONCURRENCY_DEBUG=1`: read once, with `getenv` (copying the whole
+    /// environment through `ProcessInfo` cost ~360,000 instructions).
+    static let concurrencyDebug: Bool = {
+        guard let value = getenv("CORESTACK_CONCURRENCY_DEBUG") else { return false }
+        return String(cString: value) == "1"
+    }()
 
     // The context's state, confined to its queue.
     let registered = ObjectRegistry()
@@ -325,8 +330,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// ```
     public func object(with id: ManagedObjectID) throws -> ManagedObject {
         checkQueue()
+        return try objectOnQueue(with: id)
+    }
+
+    /// ``object(with:)`` for a caller that has checked the queue itself (once for many IDs).
+    func objectOnQueue(with id: ManagedObjectID) throws -> ManagedObject {
         if let o = registeredObject(for: id) { return o }
-        guard id.entity === model.entity(named: id.entity.name) else {
+        // By identity: the entity at the ID's number in this model is the ID's own entity (an ID
+        // of an equal model instance, or of an entity this model lacks, is another object).
+        guard model.entity(number: id._entity.entityNumber) === id._entity else {
             throw CoreStackError.wrongContext("\(id) belongs to another model")
         }
         return makeFault(for: persistentStoreCoordinator.canonicalID(id))

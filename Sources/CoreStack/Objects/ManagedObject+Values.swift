@@ -159,7 +159,9 @@ extension ManagedObject {
     @usableFromInline
     final func objects(atRelationshipSlot slot: Int) throws -> [ManagedObject] {
         let ctx = try context()
-        return try destinationIDs(slot: slot).map { try ctx.object(with: $0) }
+        let ids = try destinationIDs(slot: slot)
+        ctx.checkQueue()  // once for all of them, not once per destination
+        return try ids.map { try ctx.objectOnQueue(with: $0) }
     }
 
     /// The destination IDs of any relationship, without materialising the destinations.
@@ -388,6 +390,32 @@ extension ManagedObject {
         case .fault:
             return Array(try context().loadToMany(self, slot: slot))
         }
+    }
+
+    /// Sets a to-many slot, and its committed state, to destinations just read from the store.
+    /// A set of up to 8 is checked for duplicates pair by pair and built without hashing; a
+    /// larger one goes through `OrderedSet`'s general initialiser (which drops duplicates).
+    ///
+    /// ```swift
+    /// book.setLoadedToMany(map[book.objectID] ?? [], slot: authorsSlot)
+    /// ```
+    func setLoadedToMany(_ ids: [ManagedObjectID], slot: Int) {
+        let set: OrderedSet<ManagedObjectID>
+        if ids.count <= 8, Self.allDistinct(ids) {
+            set = OrderedSet(uncheckedUniqueElements: ids)
+        } else {
+            set = OrderedSet(ids)
+        }
+        relations[slot] = .toMany(set)
+        committedToMany[slot] = set
+    }
+
+    /// Whether no two of a few IDs are equal (pairwise: cheaper than hashing for up to ~8).
+    private static func allDistinct(_ ids: [ManagedObjectID]) -> Bool {
+        for i in ids.indices {
+            for j in ids.index(after: i)..<ids.endIndex where ids[i] == ids[j] { return false }
+        }
+        return true
     }
 
     /// Changes a to-many slot's destinations in place, loading the fault first; returns what the

@@ -14,7 +14,7 @@ import GRDB
 /// }
 /// ```
 struct SQLiteRowIDReader {
-    private let entityPlans: [Int: SQLiteStore.EntityPlan]
+    private let entityPlans: [SQLiteStore.EntityPlan?]
     private let token: UInt32
     private let path: String
     private let table: String
@@ -23,7 +23,7 @@ struct SQLiteRowIDReader {
 
     /// A reader of rows of `table` in `store`.
     init(store: SQLiteStore, table: String) {
-        entityPlans = store.entityPlans
+        entityPlans = store.entityPlansByNumber
         token = store.storeToken
         path = store.path
         self.table = table
@@ -37,7 +37,7 @@ struct SQLiteRowIDReader {
         }
         if Int(ent) != lastNumber {
             lastNumber = Int(ent)
-            lastEntity = entityPlans[lastNumber]?.entity
+            lastEntity = lastNumber >= 0 && lastNumber < entityPlans.count ? entityPlans[lastNumber]?.entity : nil
         }
         guard let entity = lastEntity else { return nil }
         return ManagedObjectID(entity: entity, storeToken: token, primaryKey: pk)

@@ -344,6 +344,9 @@ extension SQLiteStore {
         private var defaults: [AttributeValue] = []
         private var toOneIndex: [(key: Int, entity: Int?)?] = []
         private var destinations: [EntityDescription] = []
+        /// For an entity whose relationships are all to-many (no to-one column to read): the
+        /// to-one list of every row, all nil, shared rather than allocated per row.
+        private var sharedToOne: [ManagedObjectID?]?
         /// Attribute slots with *Allows External Storage* (empty for most entities).
         private var externalSlots: [Int] = []
         private var externalFolder: URL?
@@ -355,7 +358,7 @@ extension SQLiteStore {
 
         /// Switches to the plan of entity number `ent`; false when the model has no such entity.
         private mutating func use(entityNumber ent: Int) -> Bool {
-            guard let plan = store.entityPlans[ent] else { return false }
+            guard let plan = store.entityPlan(number: ent) else { return false }
             number = ent
             entity = plan.entity
             columnIndex = plan.attributeColumns
@@ -363,6 +366,7 @@ extension SQLiteStore {
             defaults = plan.entity.defaultValues
             toOneIndex = plan.toOneIndex
             destinations = plan.entity.destinations
+            sharedToOne = toOneIndex.allSatisfy { $0 == nil } ? [ManagedObjectID?](repeating: nil, count: toOneIndex.count) : nil
             externalSlots = plan.entity.externalBinarySlots
             if !externalSlots.isEmpty, externalFolder == nil { externalFolder = store.externalDataFolder }
             return true
@@ -400,7 +404,11 @@ extension SQLiteStore {
             }
             if !externalSlots.isEmpty { SQLiteExternalBinaryData.decode(&values, slots: externalSlots, folder: externalFolder) }
             var toOne: [ManagedObjectID?] = []
-            if !toOneIndex.isEmpty { toOne = decodeToOne(h) }
+            if let sharedToOne {
+                toOne = sharedToOne
+            } else if !toOneIndex.isEmpty {
+                toOne = decodeToOne(h)
+            }
             // Moved into the row (`consume`), not copied: a copy retains and releases each reference.
             rows.append(StoreRow(
                 objectID: ManagedObjectID(entity: consume entity, storeToken: storeToken, primaryKey: pk),
@@ -693,14 +701,14 @@ extension SQLiteStore {
         switch toMany {
         case let .foreignKey(table, column, orderColumn):
             let order = ["d.\(column)"] + (orderColumn.map { ["d.\($0)"] } ?? []) + ["d.Z_PK"]
-            base = "SELECT d.\(column), d.Z_PK, d.Z_ENT FROM \(table) d WHERE d.\(column) IN (%@)\(restriction) ORDER BY "
+            base = "SELECT d.\(column), d.Z_PK, d.Z_ENT FROM \(table) d WHERE d.\(column) %@\(restriction) ORDER BY "
                 + order.joined(separator: ", ")
         case let .join(index, src, dst, orderColumn):
             let jt = schema.joinTables[index].table.name
             let order = ["j.\(src)"] + (orderColumn.map { ["j.\($0)"] } ?? []) + ["j.\(dst)"]
             // CROSS JOIN: the join table (searched by the owners' keys) is the outer loop.
             base = "SELECT j.\(src), d.Z_PK, d.Z_ENT FROM \(jt) j CROSS JOIN \(destMapping.table) d ON d.Z_PK = j.\(dst) "
-                + "WHERE j.\(src) IN (%@)\(restriction) ORDER BY " + order.joined(separator: ", ")
+                + "WHERE j.\(src) %@\(restriction) ORDER BY " + order.joined(separator: ", ")
         }
         let token = storeToken
         let decoder = StoreFileDecoder(path: path, table: destMapping.table)
@@ -716,12 +724,8 @@ extension SQLiteStore {
             if let owner, !run.isEmpty { result[owner, default: []] += run }
             run.removeAll(keepingCapacity: true)
         }
-        var start = 0
-        while start < keys.count {
-            let chunk = keys[start..<min(start + Self.batchSize, keys.count)]
-            start += Self.batchSize
-            let statement = try db.cachedStatement(sql: base.replacingOccurrences(of: "%@", with: SQLiteRawBinding.placeholders(chunk.count)))
-            try SQLiteRawBinding.forEachRow(statement, keys: chunk, in: db) { h in
+        func readRows(_ statement: Statement, _ bound: some Collection<Int64>) throws {
+            try SQLiteRawBinding.forEachRow(statement, keys: bound, in: db) { h in
                 guard let pk = try decoder.integer(h, 1, column: "Z_PK", row: "?") else { return }
                 guard let key = try decoder.integer(h, 0, column: "foreign key", row: "Z_PK = \(pk)"), let source = byKey[key] else { return }
                 if source != owner {
@@ -737,7 +741,47 @@ extension SQLiteStore {
                 run.append(ManagedObjectID(entity: lastEntity, storeToken: token, primaryKey: pk))
             }
         }
+        // Each statement covers owners of its own, so an owner's rows all come from one.
+        let (ranges, loose) = Self.keyRuns(keys, minimumRun: Self.rangeRunLength)
+        if !ranges.isEmpty {
+            let statement = try db.cachedStatement(sql: base.replacingOccurrences(of: "%@", with: "BETWEEN ? AND ?"))
+            for r in ranges { try readRows(statement, [r.lowerBound, r.upperBound]) }
+        }
+        var start = 0
+        while start < loose.count {
+            let chunk = loose[start..<min(start + Self.batchSize, loose.count)]
+            start += Self.batchSize
+            let statement = try db.cachedStatement(sql: base.replacingOccurrences(of: "%@", with: "IN (" + SQLiteRawBinding.placeholders(chunk.count) + ")"))
+            try readRows(statement, chunk)
+        }
         flush()
         return result
+    }
+
+    /// Owner runs at least this long are read with `BETWEEN ? AND ?` (two bindings, one range
+    /// scan of the index) rather than in an `IN` list (a binding and an index probe per key).
+    static let rangeRunLength = 16
+
+    /// Splits sorted, distinct `keys` into the runs of consecutive keys at least `minimumRun` long
+    /// (as closed ranges) and the keys left over (in order).
+    ///
+    /// ```swift
+    /// SQLiteStore.keyRuns([1, 2, 3, 7, 9, 10], minimumRun: 2)   // ([1...3, 9...10], [7])
+    /// ```
+    static func keyRuns(_ keys: [Int64], minimumRun: Int) -> (ranges: [ClosedRange<Int64>], loose: [Int64]) {
+        var ranges: [ClosedRange<Int64>] = []
+        var loose: [Int64] = []
+        var i = 0
+        while i < keys.count {
+            var j = i
+            while j + 1 < keys.count, keys[j] < Int64.max, keys[j + 1] == keys[j] + 1 { j += 1 }
+            if j - i + 1 >= max(minimumRun, 1) {
+                ranges.append(keys[i]...keys[j])
+            } else {
+                loose.append(contentsOf: keys[i...j])
+            }
+            i = j + 1
+        }
+        return (ranges, loose)
     }
 }

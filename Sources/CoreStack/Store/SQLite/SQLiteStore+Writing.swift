@@ -29,7 +29,7 @@ extension SQLiteStore {
 
     private func plan(for id: ManagedObjectID) throws -> EntityPlan {
         let mapping = try schema.mapping(for: id.entity)
-        guard let plan = entityPlans[mapping.number] else { throw CoreStackError.unknownEntity(id.entity.name) }
+        guard let plan = entityPlan(number: mapping.number) else { throw CoreStackError.unknownEntity(id.entity.name) }
         return plan
     }
 

@@ -101,7 +101,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let ownWriteCount = Atomic<Int>(0)
     let schema: SQLiteSchema
     let tablePlans: [String: TablePlan]
-    let entityPlans: [Int: EntityPlan]
+    /// The entity plans, indexed by `Z_ENT` (nil where no entity has that number): a row's plan
+    /// is one bounds check and one index, no hashing (see ``entityPlan(number:)``).
+    let entityPlansByNumber: [EntityPlan?]
     /// The table plan of each of the model's entities, by ``EntityDescription/entityNumber``
     /// (nil where the entity has no table): a fault of one object finds its table by one index
     /// and an identity check, not a dictionary look-up by entity and one by table name.
@@ -442,7 +444,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                     }
                 }
             }
-            (self.tablePlans, self.entityPlans) = Self.makePlans(schema: schema)
+            let plans = Self.makePlans(schema: schema)
+            self.tablePlans = plans.0
+            self.entityPlansByNumber = Self.byNumber(plans.1)
             self.faultPlans = Self.makeFaultPlans(schema: schema, tablePlans: tablePlans)
             historyLayout = HistoryLayout(schema: schema)
             let tracker = options.persistentHistoryTracking && !readOnly ? HistoryTracker(layout: historyLayout, path: path) : nil
@@ -490,6 +494,19 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             plans[e.entityNumber] = FaultPlan(entity: e, table: table)
         }
         return plans
+    }
+
+    /// The plans of `plans` in an array indexed by entity number.
+    private static func byNumber(_ plans: [Int: EntityPlan]) -> [EntityPlan?] {
+        var byNumber = [EntityPlan?](repeating: nil, count: (plans.keys.max() ?? -1) + 1)
+        for (number, plan) in plans where number >= 0 { byNumber[number] = plan }
+        return byNumber
+    }
+
+    /// The plan of the entity numbered `number` (`Z_ENT`), nil for a number no entity has.
+    @inline(__always)
+    func entityPlan(number: Int) -> EntityPlan? {
+        number >= 0 && number < entityPlansByNumber.count ? entityPlansByNumber[number] : nil
     }
 
     private static func makePlans(schema: SQLiteSchema) -> ([String: TablePlan], [Int: EntityPlan]) {
