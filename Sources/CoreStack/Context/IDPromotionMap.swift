@@ -96,6 +96,10 @@ struct IDPromotionMap {
         let elements = set.elements
         var out: [ManagedObjectID] = []
         var changed = false
+        // Promoted temporary IDs map to distinct permanent ones, and an ID left as it is stays
+        // distinct from them unless it is permanent: only a set holding a permanent ID (which a
+        // promoted member may have become already) can come out with a duplicate.
+        var holdsPermanent = false
         // By index, the flag read in place: a permanent member (never promoted) is passed over
         // without a copy of it (a retain and a release of its entity) or a look-up.
         for i in elements.indices {
@@ -106,10 +110,14 @@ struct IDPromotionMap {
                     out.append(contentsOf: elements[..<i])
                 }
                 out.append(p)
-            } else if changed {
-                out.append(elements[i])
+            } else {
+                if !elements[i].isTemporary { holdsPermanent = true }
+                if changed { out.append(elements[i]) }
             }
         }
-        return changed ? OrderedSet(out) : nil
+        guard changed else { return nil }
+        if holdsPermanent { return OrderedSet(out) }
+        assert(Set(out).count == out.count, "a promotion gave two members one permanent ID")
+        return OrderedSet(uncheckedUniqueElements: out)
     }
 }

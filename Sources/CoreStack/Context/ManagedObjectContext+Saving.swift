@@ -90,9 +90,7 @@ extension ManagedObjectContext {
 
     /// Marks a saved object clean with `snapshot` as its committed state.
     private static func settle(_ o: ManagedObject, as snapshot: RowSnapshot) {
-        o.committed = snapshot
-        o.committedToMany = [:]
-        for (slot, rel) in o.relations.enumerated() { if case let .toMany(set) = rel { o.committedToMany[slot] = set } }
+        o.materialized.settle(as: snapshot)
         o.changeState = .clean
     }
 
@@ -245,31 +243,12 @@ extension ManagedObjectContext {
         let temporary = objects.map { $0.objectID }
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
         registered.promote(objects, from: temporary, to: permanent)
-        // Only objects holding relationships can refer to the old IDs.
-        func holdsRelationships(_ o: ManagedObject) -> Bool { !o.isFault && !o.relations.isEmpty }
-        let holders = objects.filter(holdsRelationships) + others.filter(holdsRelationships)
-        if !holders.isEmpty {
-            rewriteReferences(in: holders, promotions: IDPromotionMap(temporary: temporary, permanent: permanent))
-        }
-    }
-
-    /// Points every reference `objects` hold to a promoted temporary ID at its permanent ID.
-    private func rewriteReferences(in objects: [ManagedObject], promotions: IDPromotionMap) {
+        let promotions = IDPromotionMap(temporary: temporary, permanent: permanent)
         guard !promotions.isEmpty else { return }
-        for o in objects where !o.isFault && !o.relations.isEmpty {
-            for slot in o.relations.indices {
-                switch o.relations[slot] {
-                case let .toOne(id?):
-                    if let p = promotions[id] { o.relations[slot] = .toOne(p) }
-                case let .toMany(set):
-                    if let rewritten = promotions.rewritten(set) { o.relations[slot] = .toMany(rewritten) }
-                default: break
-                }
-            }
-            if o.committedToMany.isEmpty { continue }
-            for (slot, set) in o.committedToMany {
-                if let rewritten = promotions.rewritten(set) { o.committedToMany[slot] = rewritten }
-            }
+        // Only objects holding relationships can refer to the old IDs: each is rewritten where it
+        // stands (no list of holders made), its fields in one access.
+        for list in [objects, others] {
+            for o in list where !o.isFault && !o.materialized.relations.isEmpty { o.materialized.rewriteReferences(promotions) }
         }
     }
 
@@ -289,6 +268,12 @@ extension ManagedObjectContext {
                     let old = o.committedToMany[slot] ?? []
                     if old == set { continue }
                     let current = set.map { c.canonicalID($0) }
+                    if old.isEmpty {
+                        // Nothing committed (a new object's set): every member is added, none
+                        // removed; no sets to build.
+                        toMany.append(ToManyChange(slot: slot, current: current, added: current, removed: []))
+                        continue
+                    }
                     let oldIDs = Set(old.map { c.canonicalID($0) })
                     let newIDs = Set(current)
                     toMany.append(
@@ -711,6 +696,10 @@ extension ManagedObjectContext {
         let temporary = temps.map { $0.objectID }
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
         registered.promote(temps, from: temporary, to: permanent)
-        rewriteReferences(in: Array(registered.values), promotions: IDPromotionMap(temporary: temporary, permanent: permanent))
+        let promotions = IDPromotionMap(temporary: temporary, permanent: permanent)
+        guard !promotions.isEmpty else { return }
+        for o in registered.values where !o.isFault && !o.materialized.relations.isEmpty {
+            o.materialized.rewriteReferences(promotions)
+        }
     }
 }

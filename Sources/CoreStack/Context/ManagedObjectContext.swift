@@ -610,7 +610,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         try addLink(to: a, slot: slot, id: b.objectID)
         guard let inv = a.entity.inverseSlots[slot] else { return }
         try b.fireFault()
-        if !b.entity.allRelationships[inv].isToMany, let prev = try b.destinationIDs(slot: inv).first, prev != a.objectID {
+        if !b.entity.allRelationships[inv].isToMany, let prev = try previousOwner(of: b, slot: inv), prev != a.objectID {
             // b belonged to another owner through a to-one inverse: take it away from there.
             if let prevObject = try? object(with: prev), !prevObject.isDeleted {
                 try prevObject.fireFault()
@@ -618,6 +618,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             }
         }
         try addLink(to: b, slot: inv, id: a.objectID)
+    }
+
+    /// The destination of `b`'s to-one `slot` (`b` fired), read in place: no array of it made.
+    private func previousOwner(of b: ManagedObject, slot: Int) throws -> ManagedObjectID? {
+        if case let .toOne(id) = b.materialized.relations[slot] { return id }
+        return try b.destinationIDs(slot: slot).first
     }
 
     /// Removes `b` from `a`'s relationship slot and `a` from `b`'s inverse.

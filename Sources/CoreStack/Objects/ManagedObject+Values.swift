@@ -460,7 +460,8 @@ extension ManagedObject {
 
     private func checkDestination(_ object: ManagedObject, slot: Int) throws {
         let dest = entity.destinations[slot]
-        guard object.entity.isKind(of: dest) else {
+        // The usual case first: the destination entity itself, no walk up its parents.
+        guard object.entity === dest || object.entity.isKind(of: dest) else {
             throw CoreStackError.typeMismatch(
                 entity: entity.name, key: entity.allRelationships[slot].name, expected: dest.name,
                 got: "a \(object.entity.name)")

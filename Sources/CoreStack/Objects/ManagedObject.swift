@@ -129,6 +129,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// The instance's hash for sets and dictionaries, without `Hasher`: its address (what `==`
+    /// compares) mixed with the seed by a ``HashMixer``. Underscored, as the standard library's
+    /// `Hashable` requirement it implements.
+    ///
+    /// ```swift
+    /// let objects: Set<ManagedObject> = [book, author]   // hashed through this
+    /// ```
+    public final func _rawHashValue(seed: Int) -> Int {
+        var m = HashMixer(seed: seed)
+        m.combine(UInt64(UInt(bitPattern: ObjectIdentifier(self))))
+        return m.value
+    }
 
     /// The entity, the ID and, unless a fault, every attribute value.
     open var description: String {

@@ -113,6 +113,19 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
         hasher.combine(fastHash)
     }
 
+    /// The ID's hash for sets and dictionaries, without `Hasher`: ``fastHash`` (which covers what
+    /// `==` compares: key, entity, store and kind) mixed with the seed by a ``HashMixer``.
+    /// Underscored, as the standard library's `Hashable` requirement it implements.
+    ///
+    /// ```swift
+    /// let ids: Set<ManagedObjectID> = [a.objectID, b.objectID]   // hashed through this
+    /// ```
+    public func _rawHashValue(seed: Int) -> Int {
+        var m = HashMixer(seed: seed)
+        m.combine(fastHash)
+        return m.value
+    }
+
     /// IDs order by entity number, then permanent keys numerically (temporary ones last).
     public static func < (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
         if lhs.entity.entityNumber != rhs.entity.entityNumber { return lhs.entity.entityNumber < rhs.entity.entityNumber }

@@ -16,4 +16,40 @@ struct MaterializedFields {
     var committedToMany: [Int: OrderedSet<ManagedObjectID>] = [:]
     /// The batch of faults this object was fetched with, for firing them together.
     var faultBatch: FaultBatch?
+
+    /// Makes `snapshot` the committed state and the current to-many sets the committed ones
+    /// (a saved object): one access to the object's field, not one per slot.
+    ///
+    /// ```swift
+    /// o.materialized.settle(as: snapshot)
+    /// ```
+    mutating func settle(as snapshot: RowSnapshot) {
+        committed = snapshot
+        committedToMany = [:]
+        for slot in relations.indices {
+            if case let .toMany(set) = relations[slot] { committedToMany[slot] = set }
+        }
+    }
+
+    /// Points every reference held to a promoted temporary ID at its permanent ID: the to-one
+    /// and to-many slots and the committed to-many sets, in one access to the object's field.
+    ///
+    /// ```swift
+    /// o.materialized.rewriteReferences(promotions)
+    /// ```
+    mutating func rewriteReferences(_ promotions: IDPromotionMap) {
+        for slot in relations.indices {
+            switch relations[slot] {
+            case let .toOne(id?):
+                if id.isTemporary, let p = promotions[id] { relations[slot] = .toOne(p) }
+            case let .toMany(set):
+                if let rewritten = promotions.rewritten(set) { relations[slot] = .toMany(rewritten) }
+            default: break
+            }
+        }
+        if committedToMany.isEmpty { return }
+        for (slot, set) in committedToMany {
+            if let rewritten = promotions.rewritten(set) { committedToMany[slot] = rewritten }
+        }
+    }
 }

@@ -54,4 +54,23 @@ struct IDPromotionMapTests {
         #expect(map.rewritten([other, t[3]]) == nil)
         #expect(map.rewritten([]) == nil)
     }
+
+    @Test("rewritten: a set of temporary members comes out unique in order; one already holding a member's permanent ID drops the duplicate")
+    func rewrittenUniqueness() throws {
+        let model = try LibraryModel.make()
+        let author = try #require(model.entity(named: "Author"))
+        let token = StoreIdentifiers.token(for: "PROMOTION-TEST")
+        let t = (1...6).map { ManagedObjectID(entity: author, temporaryKey: Int64(700 + $0)) }
+        let p = (1...6).map { ManagedObjectID(entity: author, storeToken: token, primaryKey: Int64(500 + $0)) }
+        let map = IDPromotionMap(temporary: Array(t[0..<4]), permanent: Array(p[0..<4]))
+        // All temporary (the set a new object holds): built without a uniqueness check, and unique.
+        let rewritten = try #require(map.rewritten([t[5], t[3], t[4], t[2], t[1], t[0]]))
+        #expect(Array(rewritten) == [t[5], p[3], t[4], p[2], p[1], p[0]])
+        #expect(Set(rewritten).count == 6)
+        #expect(rewritten.firstIndex(of: p[0]) == 5)
+        // A member promoted earlier (obtainPermanentIDs) and linked again by its permanent ID.
+        let mixed = try #require(map.rewritten([t[0], p[0], t[1]]))
+        #expect(Array(mixed) == [p[0], p[1]])
+        #expect(mixed.firstIndex(of: p[1]) == 1)
+    }
 }

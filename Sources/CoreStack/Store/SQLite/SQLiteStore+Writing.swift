@@ -141,13 +141,13 @@ extension SQLiteStore {
                     // (the statement is cached: an unbound parameter would keep the last row's key).
                     // Keys this insert cannot write all of stay for the UPDATEs.
                     let id = request.inserted[i].objectID
-                    var keys: [(column: String, key: Int64)]?
-                    if let pending = orderKeys[id], pending.allSatisfy({ k in columns.contains(k.column) }) {
+                    var keys: PendingOrderKeys?
+                    if let pending = orderKeys[id], pending.allColumns({ columns.contains($0) }) {
                         keys = pending
                         orderKeys[id] = nil
                     }
                     for column in columns {
-                        if let k = keys?.first(where: { $0.column == column })?.key {
+                        if let k = keys?.key(for: column) {
                             SQLiteRawBinding.bind(h, p, k)
                         } else {
                             SQLiteRawBinding.bindNull(h, p)
@@ -221,8 +221,8 @@ extension SQLiteStore {
     /// The order key each member of an ordered to-many kept by foreign keys gets in this save,
     /// by member and order column (a batch insert's destination-key writes excepted: they write
     /// their own).
-    private func pendingOrderKeys(_ request: StoreSaveRequest) throws -> [ManagedObjectID: [(column: String, key: Int64)]] {
-        var keys: [ManagedObjectID: [(column: String, key: Int64)]] = [:]
+    private func pendingOrderKeys(_ request: StoreSaveRequest) throws -> [ManagedObjectID: PendingOrderKeys] {
+        var keys: [ManagedObjectID: PendingOrderKeys] = [:]
         for changes in [request.inserted, request.updated] {
             for i in changes.indices where !changes[i].toMany.isEmpty {
                 let plan = try plan(for: changes[i].objectID)
@@ -231,7 +231,11 @@ extension SQLiteStore {
                         case let .foreignKey(_, _, orderColumn?) = plan.mapping.toMany[toMany.slot]
                     else { continue }
                     for (n, dest) in toMany.current.enumerated() {
-                        keys[dest, default: []].append((orderColumn, Int64(n + 1) * Self.orderKeyStep))
+                        let key = Int64(n + 1) * Self.orderKeyStep
+                        // In place when the member has keys already; else its first, held inline.
+                        if keys[dest]?.append(column: orderColumn, key: key) == nil {
+                            keys[dest] = PendingOrderKeys(column: orderColumn, key: key)
+                        }
                     }
                 }
             }
@@ -242,7 +246,7 @@ extension SQLiteStore {
     /// Writes the to-many changes of one inserted or updated row; order keys already written
     /// with an inserted member's row (those not in `orderKeysLeft`) are not written again.
     private func writeToMany(
-        _ db: Database, _ change: StoreRowChange, orderKeysLeft: [ManagedObjectID: [(column: String, key: Int64)]],
+        _ db: Database, _ change: StoreRowChange, orderKeysLeft: [ManagedObjectID: PendingOrderKeys],
         joinRows: inout Set<JoinRow>
     ) throws {
         let plan = try plan(for: change.objectID)
@@ -297,7 +301,7 @@ extension SQLiteStore {
     // than SQLite's own work for a join-table row (W7a: ~6 % of a save in `StatementArguments`).
     private func writeToMany(
         _ db: Database, mapping: SQLiteSchema.ToManyMapping, source: Int64, change: ToManyChange,
-        orderKeysLeft: [ManagedObjectID: [(column: String, key: Int64)]], joinRows: inout Set<JoinRow>
+        orderKeysLeft: [ManagedObjectID: PendingOrderKeys], joinRows: inout Set<JoinRow>
     ) throws {
         switch mapping {
         case let .foreignKey(table, _, orderColumn):
