@@ -35,11 +35,27 @@ public struct BatchInsertRequest: Sendable {
     /// A to-one whose inverse is an ordered to-many cannot be set here (the new object would have
     /// no position in it): set the ordered to-many on the other side instead.
     public var relationships: [[String: [ManagedObjectID]]]
+    /// The IDs the objects get, one per object in the same order, reserved beforehand with
+    /// ``ManagedObjectContext/reserveObjectIDs(forEntityName:count:)`` (of ``entityName``
+    /// itself); nil (the default) gives them new IDs. With reserved IDs, requests can point
+    /// relationships at objects that another request of the same multi-request
+    /// `executeBatchInsert(_:)` call inserts.
+    ///
+    /// ```swift
+    /// let ids = try context.reserveObjectIDs(forEntityName: "Chapter", count: 2)
+    /// let request = BatchInsertRequest(entityName: "Chapter", objects: [["title": "One"], ["title": "Two"]], objectIDs: ids)
+    /// ```
+    public var objectIDs: [ManagedObjectID]?
 
-    /// Inserts one object per dictionary of attribute values, with the relationships of each (by index).
-    public init(entityName: String, objects: [[String: AttributeValue]], relationships: [[String: [ManagedObjectID]]] = []) {
+    /// Inserts one object per dictionary of attribute values, with the relationships of each (by
+    /// index), under the reserved `objectIDs` when given.
+    public init(
+        entityName: String, objects: [[String: AttributeValue]], relationships: [[String: [ManagedObjectID]]] = [],
+        objectIDs: [ManagedObjectID]? = nil
+    ) {
         self.entityName = entityName
         self.objects = objects
         self.relationships = relationships
+        self.objectIDs = objectIDs
     }
 }

@@ -4,11 +4,14 @@ import Foundation
 /// Writes the demo library straight into a store with batch inserts (``BatchInsertRequest``), a
 /// few thousand books at a time, so that memory stays bounded and a million objects take seconds.
 ///
-/// Its values come from ``DemoGenerator``, as ``DemoLibrary/populate(_:size:)``'s do, and it
-/// writes each entity in the order that method's save gives out primary keys, so while all books
-/// fit in one chunk (sizes up to 10 × ``booksPerChunk``) the store is the one `populate` saves.
-/// Larger sizes interleave the keys of `Book` and `GraphicNovel` per chunk instead (still the same
-/// content for the same size every time).
+/// Its values come from ``DemoGenerator``, as ``DemoLibrary/populate(_:size:)``'s do. Each chunk
+/// of books reserves its IDs first (chapters, then books, then graphic novels: the order in which
+/// `populate`'s save, and this writer before reserved IDs, gave out primary keys), then writes the
+/// chapters, books and graphic novels in one save, the chapters with their book and their place
+/// in its order in their own rows. So while all books fit in one chunk (sizes up to 10 ×
+/// ``booksPerChunk``) the store is the one `populate` saves; larger sizes interleave the keys of
+/// `Book` and `GraphicNovel` per chunk instead (still the same content for the same size every
+/// time).
 ///
 /// ```swift
 /// let summary = try context.performAndWait {
@@ -19,27 +22,29 @@ struct DemoBatchWriter {
     /// A context on the demo model whose store receives the rows; used on its queue.
     let context: ManagedObjectContext
     let size: Int
-    /// Books (with their chapters) per round of batch inserts.
+    /// Books (with their chapters) per save.
     var booksPerChunk = 5_000
     /// People or publishers per batch insert.
     var rowsPerRequest = 20_000
 
-    /// Generates and writes every object, reporting after each batch insert; call it on the
-    /// context's queue.
+    /// Generates and writes every object, reporting after each save; call it on the context's queue.
     func write(progress: (DemoProgress) -> Void = { _ in }) throws -> DemoSummary {
         var generator = DemoGenerator(size: size)
         let shape = generator.shape
         var counts: [String: Int] = [:]
         var written = 0
         var expectedTotal = shape.expectedTotal
-        func insert(_ entity: String, _ objects: [[String: AttributeValue]], _ relationships: [[String: [ManagedObjectID]]] = []) throws -> [ManagedObjectID] {
-            guard !objects.isEmpty else { return [] }
-            let ids = try context.executeBatchInsert(
-                BatchInsertRequest(entityName: entity, objects: objects, relationships: relationships)).objectIDs
-            counts[entity, default: 0] += ids.count
-            written += ids.count
+        /// Inserts the requests in one save and reports; returns each one's IDs.
+        func insert(_ requests: [BatchInsertRequest]) throws -> [[ManagedObjectID]] {
+            let requests = requests.filter { !$0.objects.isEmpty }
+            guard !requests.isEmpty else { return [] }
+            let results = try context.executeBatchInsert(requests)
+            for (request, result) in zip(requests, results) {
+                counts[request.entityName, default: 0] += result.objectIDs.count
+                written += result.objectIDs.count
+            }
             progress(DemoProgress(written: written, expectedTotal: max(expectedTotal, written)))
-            return ids
+            return results.map(\.objectIDs)
         }
         /// Inserts `count` rows of one entity, `rowsPerRequest` at a time, and returns their IDs.
         func insertAll(_ entity: String, count: Int, row: (Int) -> [String: AttributeValue]) throws -> [ManagedObjectID] {
@@ -48,7 +53,7 @@ struct DemoBatchWriter {
             var start = 0
             while start < count {
                 let end = min(count, start + rowsPerRequest)
-                ids += try insert(entity, (start..<end).map(row))
+                ids += try insert([BatchInsertRequest(entityName: entity, objects: (start..<end).map(row))]).first ?? []
                 start = end
             }
             return ids
@@ -80,15 +85,19 @@ struct DemoBatchWriter {
                 }
             }
             expectedTotal = written + chapterRows.count + (chunkEnd - chunkStart) + (shape.books - chunkEnd) * 8
-            let chapterIDs = try insert("Chapter", chapterRows)
+            // Keys in the order the writes without reserved IDs took them: chapters, books, novels.
+            let chapterIDs = try context.reserveObjectIDs(forEntityName: "Chapter", count: chapterRows.count)
+            var requests = [BatchInsertRequest(entityName: "Chapter", objects: chapterRows, objectIDs: chapterIDs)]
             chapterRows = []
             for shelf in [books, novels] {
                 var links = shelf.links
                 for (n, index) in shelf.chunkIndexes.enumerated() {
                     links[n]["chapters"] = chapterOrder[index].map { chapterIDs[$0] }
                 }
-                _ = try insert(shelf.entity, shelf.values, links)
+                let ids = try context.reserveObjectIDs(forEntityName: shelf.entity, count: shelf.values.count)
+                requests.append(BatchInsertRequest(entityName: shelf.entity, objects: shelf.values, relationships: links, objectIDs: ids))
             }
+            _ = try insert(requests)
             chunkStart = chunkEnd
         }
         progress(DemoProgress(written: written, expectedTotal: written, isFinished: true))

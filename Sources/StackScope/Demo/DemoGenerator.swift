@@ -92,12 +92,12 @@ struct DemoGenerator {
             values["inColour"] = .bool(rng.chance(0.7))
         }
         values["title"] = .string(i < DemoLibrary.fixedTitles.count ? DemoLibrary.fixedTitles[i] : DemoLibrary.bookTitle(&rng))
-        values["isbn"] = .string("978-\(rng.int(in: 0...9))-\(rng.int(in: 1000...9999))-\(rng.int(in: 1000...9999))-\(rng.int(in: 0...9))")
+        values["isbn"] = .string(Self.isbn(&rng))
         let pages = rng.int(in: 48...900)
         values["pages"] = .integer(Int64(pages))
         values["wordCount"] = .integer(Int64(pages) * Int64(rng.int(in: 250...400)))
         values["edition"] = .integer(Int64(rng.int(in: 1...5)))
-        values["price"] = .decimal(Decimal(rng.int(in: 499...4999)) / Decimal(100))
+        values["price"] = .decimal(Self.cents(rng.int(in: 499...4999)))
         values["rating"] = .double(Double(rng.int(in: 10...50)) / 10)
         values["published"] = .date(DemoLibrary.day(&rng, yearsFrom2001: -60...23))
         values["inPrint"] = .bool(rng.chance(0.75))
@@ -115,13 +115,46 @@ struct DemoGenerator {
         for j in stride(from: numbers.count - 1, to: 0, by: -1) { numbers.swapAt(j, rng.int(in: 0...j)) }
         var chapters: [[String: AttributeValue]] = []
         var order = [Int](repeating: 0, count: chapterCount)
+        chapters.reserveCapacity(chapterCount)
         for n in numbers {
-            let title = n == 1 ? "Chapter 1: \(DemoLibrary.chapterWords[0])" : "Chapter \(n): \(rng.pick(DemoLibrary.chapterWords))"
+            // The titles come from a table made once (the same strings as formatting each one).
+            let title = n == 1 ? Self.chapterTitles[0][0] : Self.chapterTitles[n - 1][rng.int(in: 0...(DemoLibrary.chapterWords.count - 1))]
             order[n - 1] = chapters.count
             chapters.append(["number": .integer(Int64(n)), "title": .string(title), "wordCount": .integer(Int64(rng.int(in: 1500...9000)))])
         }
         return Book(
             isGraphicNovel: isGraphicNovel, values: values, publisher: publisher, editor: editor, authors: authorIndexes,
             genres: genreIndexes, chapters: chapters, chapterOrder: order)
+    }
+
+    /// `cents` hundredths as a decimal: the significand with exponent −2, made directly (a Decimal
+    /// division costs far more); Foundation drops trailing zeros (1250 gives 125 × 10⁻¹).
+    static func cents(_ cents: Int) -> Decimal {
+        Decimal(sign: .plus, exponent: -2, significand: Decimal(cents))
+    }
+
+    /// `Chapter N: word` for N in 1…12 (`[N − 1]`) and every chapter word (by index).
+    static let chapterTitles: [[String]] = (1...12).map { n in DemoLibrary.chapterWords.map { "Chapter \(n): \($0)" } }
+
+    /// An ISBN-like `978-d-dddd-dddd-d`, its four numbers drawn in that order, written as bytes
+    /// (string interpolation of four numbers cost more than the rest of a book's values).
+    static func isbn(_ rng: inout SplitMix64) -> String {
+        let group = rng.int(in: 0...9), first = rng.int(in: 1000...9999), second = rng.int(in: 1000...9999), check = rng.int(in: 0...9)
+        return String(unsafeUninitializedCapacity: 17) { buffer in
+            var n = 0
+            func put(_ byte: UInt8) { buffer[n] = byte; n += 1 }
+            func digits(_ value: Int, _ count: Int) {
+                var divisor = 1
+                for _ in 1..<count { divisor *= 10 }
+                var v = value
+                while divisor > 0 { put(UInt8(ascii: "0") + UInt8(v / divisor)); v %= divisor; divisor /= 10 }
+            }
+            for b in "978-".utf8 { put(b) }
+            digits(group, 1); put(UInt8(ascii: "-"))
+            digits(first, 4); put(UInt8(ascii: "-"))
+            digits(second, 4); put(UInt8(ascii: "-"))
+            digits(check, 1)
+            return n
+        }
     }
 }

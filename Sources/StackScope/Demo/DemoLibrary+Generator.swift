@@ -108,12 +108,21 @@ extension DemoLibrary {
 
     static func personName(_ rng: inout SplitMix64) -> String {
         if rng.chance(0.1) { return rng.pick(japaneseNames) }
-        return "\(rng.pick(firstNames)) \(rng.pick(lastNames))"
+        let first = rng.int(in: 0...(firstNames.count - 1))
+        return fullNames[first * lastNames.count + rng.int(in: 0...(lastNames.count - 1))]
     }
 
     static func bookTitle(_ rng: inout SplitMix64) -> String {
-        "\(rng.pick(articles)) \(rng.pick(adjectives)) \(rng.pick(nouns))"
+        let article = rng.int(in: 0...(articles.count - 1))
+        let adjective = rng.int(in: 0...(adjectives.count - 1))
+        return bookTitles[(article * adjectives.count + adjective) * nouns.count + rng.int(in: 0...(nouns.count - 1))]
     }
+
+    /// `first last` for every first name and last name (by `first * lastNames.count + last`),
+    /// made once: the same strings as formatting each name, without the formatting.
+    static let fullNames: [String] = firstNames.flatMap { first in lastNames.map { "\(first) \($0)" } }
+    /// `article adjective noun` for every combination, by `(article * adjectives + adjective) * nouns + noun`.
+    static let bookTitles: [String] = articles.flatMap { a in adjectives.flatMap { j in nouns.map { "\(a) \(j) \($0)" } } }
 
     // MARK: Word lists (non-ASCII on purpose: accents, ø, ß, Japanese, emoji, curly apostrophes)
 
