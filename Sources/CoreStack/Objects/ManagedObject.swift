@@ -130,7 +130,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     /// The instance's hash for sets and dictionaries, without `Hasher`: its address (what `==`
-    /// compares) mixed with the seed by a ``HashMixer``. Underscored, as the standard library's
+    /// compares) mixed with the seed by a `HashMixer`. Underscored, as the standard library's
     /// `Hashable` requirement it implements.
     ///
     /// ```swift

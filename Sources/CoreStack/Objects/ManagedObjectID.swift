@@ -113,8 +113,8 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible, Comp
         hasher.combine(fastHash)
     }
 
-    /// The ID's hash for sets and dictionaries, without `Hasher`: ``fastHash`` (which covers what
-    /// `==` compares: key, entity, store and kind) mixed with the seed by a ``HashMixer``.
+    /// The ID's hash for sets and dictionaries, without `Hasher`: `fastHash` (which covers what
+    /// `==` compares: key, entity, store and kind) mixed with the seed by a `HashMixer`.
     /// Underscored, as the standard library's `Hashable` requirement it implements.
     ///
     /// ```swift
