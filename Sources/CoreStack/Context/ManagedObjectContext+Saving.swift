@@ -239,16 +239,23 @@ extension ManagedObjectContext {
 
     /// Gives inserted objects permanent IDs and rewrites references to their temporary IDs.
     private func assignPermanentIDs(to objects: [ManagedObject], also others: [ManagedObject]) throws {
+        try promoteToPermanentIDs(objects, rewritingReferencesIn: [objects, others].joined())
+    }
+
+    /// Gives `objects` (registered here, with temporary IDs) permanent IDs from the store, and
+    /// rewrites every reference to their old IDs held by `holders`.
+    ///
+    /// Only objects holding relationships can refer to the old IDs: each is rewritten where it
+    /// stands (no list of holders made), its fields in one access.
+    private func promoteToPermanentIDs(_ objects: [ManagedObject], rewritingReferencesIn holders: some Sequence<ManagedObject>) throws {
         guard !objects.isEmpty else { return }
         let temporary = objects.map { $0.objectID }
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
         registered.promote(objects, from: temporary, to: permanent)
         let promotions = IDPromotionMap(temporary: temporary, permanent: permanent)
         guard !promotions.isEmpty else { return }
-        // Only objects holding relationships can refer to the old IDs: each is rewritten where it
-        // stands (no list of holders made), its fields in one access.
-        for list in [objects, others] {
-            for o in list where !o.isFault && !o.materialized.relations.isEmpty { o.materialized.rewriteReferences(promotions) }
+        for o in holders where !o.isFault && !o.materialized.relations.isEmpty {
+            o.materialized.rewriteReferences(promotions)
         }
     }
 
@@ -692,14 +699,6 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkQueue()
         let temps = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
-        guard !temps.isEmpty else { return }
-        let temporary = temps.map { $0.objectID }
-        let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
-        registered.promote(temps, from: temporary, to: permanent)
-        let promotions = IDPromotionMap(temporary: temporary, permanent: permanent)
-        guard !promotions.isEmpty else { return }
-        for o in registered.values where !o.isFault && !o.materialized.relations.isEmpty {
-            o.materialized.rewriteReferences(promotions)
-        }
+        try promoteToPermanentIDs(temps, rewritingReferencesIn: registered.values)
     }
 }
