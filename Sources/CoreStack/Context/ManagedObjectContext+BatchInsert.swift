@@ -252,7 +252,8 @@ extension ManagedObjectContext {
             toOne[slot] = ids.first
             return
         }
-        let ownsForeignKeys = entity.inverseRelationship(of: name).map { !$0.isToMany } ?? false
+        // The inverse by slot (`inverseRelationship(of:)` would look the name up again).
+        let ownsForeignKeys = entity.inverseSlots[slot].map { !destination.allRelationships[$0].isToMany } ?? false
         toMany.append(ToManyChange(slot: slot, current: ids, added: ids, removed: [], writesDestinationKeys: ownsForeignKeys))
     }
 
