@@ -48,8 +48,8 @@ import Testing
         for i in 0..<generator.shape.editors { _ = generator.editor(i) }
         for i in 0..<20 {
             let book = generator.book(i, publishers: 6, editors: 5, authors: 10, genres: 12)
-            guard case let .decimal(price)? = book.values["price"], case let .string(isbn)? = book.values["isbn"],
-                case let .string(title)? = book.values["title"]
+            guard case let .decimal(price)? = book.value(of: "price"), case let .string(isbn)? = book.value(of: "isbn"),
+                case let .string(title)? = book.value(of: "title")
             else {
                 Issue.record("book \(i) lacks price, isbn or title")
                 continue
@@ -57,10 +57,35 @@ import Testing
             #expect(price.exponent >= -2 && price >= DemoGenerator.cents(499) && price <= DemoGenerator.cents(4999))
             #expect(isbn.wholeMatch(of: /978-[0-9]-[1-9][0-9]{3}-[1-9][0-9]{3}-[0-9]/) != nil, "\(isbn)")
             #expect(i < DemoLibrary.fixedTitles.count || title.split(separator: " ").count >= 3, "\(title)")
-            for chapter in book.chapters {
+            for row in book.chapters {
+                let chapter = Dictionary(uniqueKeysWithValues: zip(DemoGenerator.chapterColumns, row))
                 guard case let .integer(n)? = chapter["number"], case let .string(t)? = chapter["title"] else { continue }
                 #expect(t.hasPrefix("Chapter \(n): ") && DemoLibrary.chapterWords.contains(String(t.dropFirst("Chapter \(n): ".count))))
             }
+        }
+    }
+
+    @Test("the generator's column lists are each entity's attributes in slot order, and its rows are that wide")
+    func columnsInSlotOrder() throws {
+        let model = try DemoLibrary.model()
+        let columns = [
+            "Publisher": DemoGenerator.publisherColumns, "Genre": DemoGenerator.genreColumns, "Author": DemoGenerator.authorColumns,
+            "Editor": DemoGenerator.editorColumns, "Book": DemoGenerator.bookColumns, "GraphicNovel": DemoGenerator.graphicNovelColumns,
+            "Chapter": DemoGenerator.chapterColumns,
+        ]
+        for (entity, names) in columns {
+            // Every attribute in slot order: the batch insert keeps such rows as they are.
+            #expect(model.entity(named: entity)?.allAttributes.map(\.name) == names, "\(entity)")
+        }
+        var generator = DemoGenerator(size: 300)
+        #expect(generator.publisher(0).count == DemoGenerator.publisherColumns.count)
+        #expect(generator.genre(0).count == DemoGenerator.genreColumns.count)
+        #expect(generator.author(0).count == DemoGenerator.authorColumns.count)
+        #expect(generator.editor(0).count == DemoGenerator.editorColumns.count)
+        for i in 0..<10 {
+            let book = generator.book(i, publishers: 6, editors: 5, authors: 10, genres: 12)
+            #expect(book.values.count == book.columns.count && book.columns.count == (i % 5 == 4 ? 14 : 12))
+            #expect(book.chapters.allSatisfy { $0.count == DemoGenerator.chapterColumns.count })
         }
     }
 }

@@ -26,7 +26,8 @@ extension ManagedObjectContext {
     /// books.objectIDs.count   // 2, in the order of the objects
     /// ```
     /// - Throws: ``CoreStackError/unknownKey(entity:key:)`` for a key that is not an attribute (in
-    ///   ``BatchInsertRequest/objects``) or a relationship (in ``BatchInsertRequest/relationships``),
+    ///   ``BatchInsertRequest/objects`` or ``BatchInsertRequest/columns``) or a relationship (in
+    ///   ``BatchInsertRequest/relationships``),
     ///   ``CoreStackError/typeMismatch(entity:key:expected:got:)`` for a value of the wrong type, a
     ///   destination of the wrong entity or more than one destination for a to-one, or a
     ///   reserved ID (``BatchInsertRequest/objectIDs``) of another entity,
@@ -34,9 +35,10 @@ extension ManagedObjectContext {
     ///   ``CoreStackError/validation(entity:property:objectID:reason:)`` for a required attribute
     ///   left without a value, ``CoreStackError/invalidModel(entity:property:reason:)`` for an
     ///   abstract entity, ``CoreStackError/invalidFetchRequest(_:)`` for more relationship
-    ///   dictionaries than objects, a number of reserved IDs other than the number of objects, or a
-    ///   to-one whose inverse is ordered and whose destination is not inserted in the same call;
-    ///   nothing is inserted then.
+    ///   dictionaries than objects, a number of reserved IDs other than the number of objects, a
+    ///   column named twice or a row of another width than the columns (the message names the row
+    ///   and both widths), or a to-one whose inverse is ordered and whose destination is not
+    ///   inserted in the same call; nothing is inserted then.
     @discardableResult
     public func executeBatchInsert(_ request: BatchInsertRequest) throws -> BatchInsertResult {
         try executeBatchInsert([request])[0]
@@ -151,15 +153,16 @@ extension ManagedObjectContext {
         if entity.isAbstract {
             throw CoreStackError.invalidModel(entity: entity.name, property: nil, reason: "an abstract entity cannot have instances")
         }
-        guard request.relationships.count <= request.objects.count else {
+        let count = request.objectCount
+        guard request.relationships.count <= count else {
             throw CoreStackError.invalidFetchRequest(
-                "a batch insert of \(entity.name) has \(request.relationships.count) relationship dictionaries for \(request.objects.count) objects")
+                "a batch insert of \(entity.name) has \(request.relationships.count) relationship dictionaries for \(count) objects")
         }
         var reserved: [ManagedObjectID]?
         if let given = request.objectIDs {
-            guard given.count == request.objects.count else {
+            guard given.count == count else {
                 throw CoreStackError.invalidFetchRequest(
-                    "a batch insert of \(entity.name) has \(given.count) reserved object IDs for \(request.objects.count) objects")
+                    "a batch insert of \(entity.name) has \(given.count) reserved object IDs for \(count) objects")
             }
             var ids: [ManagedObjectID] = []
             ids.reserveCapacity(given.count)
@@ -175,26 +178,33 @@ extension ManagedObjectContext {
             }
             reserved = ids
         }
-        // The required attributes, found once per request rather than once per row.
-        let required = entity.allAttributes.indices.filter { !entity.allAttributes[$0].isOptional && !entity.allAttributes[$0].isTransient }
         var rows: [[AttributeValue]] = []
-        rows.reserveCapacity(request.objects.count)
-        for (n, object) in request.objects.enumerated() {
-            var values = entity.defaultValues
-            for (key, value) in object {
-                guard let slot = entity.attributeSlots[key] else { throw CoreStackError.unknownKey(entity: entity.name, key: key) }
-                let type = entity.attributeTypes[slot]
-                guard let coerced = AttributeCoercion.coerce(value, to: type) else {
-                    throw CoreStackError.typeMismatch(entity: entity.name, key: key, expected: type.xcodeName, got: "\(value.kindDescription) (\(value))")
+        rows.reserveCapacity(count)
+        switch request.payload {
+        case .objects(let objects):
+            // The required attributes, found once per request rather than once per row.
+            let required = entity.allAttributes.indices.filter { !entity.allAttributes[$0].isOptional && !entity.allAttributes[$0].isTransient }
+            for (n, object) in objects.enumerated() {
+                var values = entity.defaultValues
+                for (key, value) in object {
+                    guard let slot = entity.attributeSlots[key] else { throw CoreStackError.unknownKey(entity: entity.name, key: key) }
+                    let type = entity.attributeTypes[slot]
+                    guard let coerced = AttributeCoercion.coerce(value, to: type) else {
+                        throw CoreStackError.typeMismatch(entity: entity.name, key: key, expected: type.xcodeName, got: "\(value.kindDescription) (\(value))")
+                    }
+                    values[slot] = coerced
                 }
-                values[slot] = coerced
+                for slot in required where values[slot].isNull {
+                    throw CoreStackError.validation(
+                        entity: entity.name, property: entity.allAttributes[slot].name, objectID: "batch insert object \(n)",
+                        reason: "a required value is missing")
+                }
+                rows.append(values)
             }
-            for slot in required where values[slot].isNull {
-                throw CoreStackError.validation(
-                    entity: entity.name, property: entity.allAttributes[slot].name, objectID: "batch insert object \(n)",
-                    reason: "a required value is missing")
-            }
-            rows.append(values)
+        case .rows(let names, let given):
+            // Names to slots and types once; each row then only coerces and stores its values.
+            let columns = try BatchInsertColumns(names, of: entity)
+            for (n, row) in given.enumerated() { rows.append(try columns.values(of: row, row: n)) }
         }
         let noDestinations = [ManagedObjectID?](repeating: nil, count: entity.allRelationships.count)
         var links: [(toOne: [ManagedObjectID?], toMany: [ToManyChange])] = []
@@ -242,7 +252,8 @@ extension ManagedObjectContext {
             toOne[slot] = ids.first
             return
         }
-        let ownsForeignKeys = entity.inverseRelationship(of: name).map { !$0.isToMany } ?? false
+        // The inverse by slot (`inverseRelationship(of:)` would look the name up again).
+        let ownsForeignKeys = entity.inverseSlots[slot].map { !destination.allRelationships[$0].isToMany } ?? false
         toMany.append(ToManyChange(slot: slot, current: ids, added: ids, removed: [], writesDestinationKeys: ownsForeignKeys))
     }
 

@@ -49,3 +49,43 @@ enum AttributeCoercion {
         }
     }
 }
+
+extension AttributeCoercion {
+    /// Whether `value` is already in the canonical case for `type`, so that
+    /// `coerce(value, to: type)` would return it unchanged: `.null`, an integer within an integer
+    /// type's range, or the type's own case (a float's value always goes through `coerce`, which
+    /// rounds it). A check of the case alone, cheaper than coercing, for rows whose values are
+    /// mostly right already (``BatchInsertRequest/rows``).
+    @inline(__always)
+    static func isCanonical(_ value: AttributeValue, for type: AttributeType) -> Bool {
+        switch type {
+        case .integer16:
+            if case let .integer(i) = value { return i >= Int64(Int16.min) && i <= Int64(Int16.max) }
+        case .integer32:
+            if case let .integer(i) = value { return i >= Int64(Int32.min) && i <= Int64(Int32.max) }
+        case .integer64:
+            if case .integer = value { return true }
+        case .boolean:
+            if case .bool = value { return true }
+        case .double:
+            if case .double = value { return true }
+        case .decimal:
+            if case .decimal = value { return true }
+        case .string:
+            if case .string = value { return true }
+        case .date:
+            if case .date = value { return true }
+        case .binaryData, .transformable:
+            if case .data = value { return true }
+        case .uuid:
+            if case .uuid = value { return true }
+        case .uri:
+            if case .url = value { return true }
+        case .undefined, .objectID:
+            return true
+        case .float:
+            break
+        }
+        return value.isNull
+    }
+}

@@ -4,7 +4,9 @@ import Foundation
 /// Writes the demo library straight into a store with batch inserts (``BatchInsertRequest``), a
 /// few thousand books at a time, so that memory stays bounded and a million objects take seconds.
 ///
-/// Its values come from ``DemoGenerator``, as ``DemoLibrary/populate(_:size:)``'s do. Each chunk
+/// Its values come from ``DemoGenerator``, as ``DemoLibrary/populate(_:size:)``'s do, as rows
+/// by position (`BatchInsertRequest(entityName:columns:rows:)`, with the generator's column lists:
+/// no dictionary per object). Each chunk
 /// of books reserves its IDs first (chapters, then books, then graphic novels: the order in which
 /// `populate`'s save, and this writer before reserved IDs, gave out primary keys), then writes the
 /// chapters, books and graphic novels in one save, the chapters with their book and their place
@@ -36,7 +38,7 @@ struct DemoBatchWriter {
         var expectedTotal = shape.expectedTotal
         /// Inserts the requests in one save and reports; returns each one's IDs.
         func insert(_ requests: [BatchInsertRequest]) throws -> [[ManagedObjectID]] {
-            let requests = requests.filter { !$0.objects.isEmpty }
+            let requests = requests.filter { $0.objectCount > 0 }
             guard !requests.isEmpty else { return [] }
             let results = try context.executeBatchInsert(requests)
             for (request, result) in zip(requests, results) {
@@ -46,33 +48,37 @@ struct DemoBatchWriter {
             progress(DemoProgress(written: written, expectedTotal: max(expectedTotal, written)))
             return results.map(\.objectIDs)
         }
-        /// Inserts `count` rows of one entity, `rowsPerRequest` at a time, and returns their IDs.
-        func insertAll(_ entity: String, count: Int, row: (Int) -> [String: AttributeValue]) throws -> [ManagedObjectID] {
+        /// Inserts `count` rows of one entity (values named by `columns`), `rowsPerRequest` at a
+        /// time, and returns their IDs.
+        func insertAll(_ entity: String, columns: [String], count: Int, row: (Int) -> [AttributeValue]) throws -> [ManagedObjectID] {
             var ids: [ManagedObjectID] = []
             ids.reserveCapacity(count)
             var start = 0
             while start < count {
                 let end = min(count, start + rowsPerRequest)
-                ids += try insert([BatchInsertRequest(entityName: entity, objects: (start..<end).map(row))]).first ?? []
+                ids += try insert([BatchInsertRequest(entityName: entity, columns: columns, rows: (start..<end).map(row))]).first ?? []
                 start = end
             }
             return ids
         }
 
-        let publishers = try insertAll("Publisher", count: shape.publishers) { generator.publisher($0) }
-        let genres = try insertAll("Genre", count: shape.genres) { generator.genre($0) }
-        let authors = try insertAll("Author", count: shape.authors) { generator.author($0) }
-        let editors = try insertAll("Editor", count: shape.editors) { generator.editor($0) }
+        let publishers = try insertAll("Publisher", columns: DemoGenerator.publisherColumns, count: shape.publishers) { generator.publisher($0) }
+        let genres = try insertAll("Genre", columns: DemoGenerator.genreColumns, count: shape.genres) { generator.genre($0) }
+        let authors = try insertAll("Author", columns: DemoGenerator.authorColumns, count: shape.authors) { generator.author($0) }
+        let editors = try insertAll("Editor", columns: DemoGenerator.editorColumns, count: shape.editors) { generator.editor($0) }
 
         var chunkStart = 0
         while chunkStart < shape.books {
             let chunkEnd = min(shape.books, chunkStart + booksPerChunk)
-            var chapterRows: [[String: AttributeValue]] = []
+            var chapterRows: [[AttributeValue]] = []
             var chapterOrder: [[Int]] = []  // per book of the chunk: its chapters' rows, by number
-            var books = Shelf(entity: "Book"), novels = Shelf(entity: "GraphicNovel")
+            var books = Shelf(entity: "Book", columns: DemoGenerator.bookColumns)
+            var novels = Shelf(entity: "GraphicNovel", columns: DemoGenerator.graphicNovelColumns)
             for i in chunkStart..<chunkEnd {
                 let book = generator.book(i, publishers: publishers.count, editors: editors.count, authors: authors.count, genres: genres.count)
-                var links: [String: [ManagedObjectID]] = ["publisher": [publishers[book.publisher]]]
+                // Room for every link, "chapters" included (added once the chapters have IDs).
+                var links = [String: [ManagedObjectID]](minimumCapacity: 5)
+                links["publisher"] = [publishers[book.publisher]]
                 if let editor = book.editor { links["editor"] = [editors[editor]] }
                 links["authors"] = book.authors.map { authors[$0] }
                 links["genres"] = book.genres.map { genres[$0] }
@@ -87,16 +93,17 @@ struct DemoBatchWriter {
             expectedTotal = written + chapterRows.count + (chunkEnd - chunkStart) + (shape.books - chunkEnd) * 8
             // Keys in the order the writes without reserved IDs took them: chapters, books, novels.
             let chapterIDs = try context.reserveObjectIDs(forEntityName: "Chapter", count: chapterRows.count)
-            var requests = [BatchInsertRequest(entityName: "Chapter", objects: chapterRows, objectIDs: chapterIDs)]
+            var requests = [
+                BatchInsertRequest(entityName: "Chapter", columns: DemoGenerator.chapterColumns, rows: chapterRows, objectIDs: chapterIDs)
+            ]
             chapterRows = []
-            for shelf in [books, novels] {
-                var links = shelf.links
-                for (n, index) in shelf.chunkIndexes.enumerated() {
-                    links[n]["chapters"] = chapterOrder[index].map { chapterIDs[$0] }
-                }
-                let ids = try context.reserveObjectIDs(forEntityName: shelf.entity, count: shelf.values.count)
-                requests.append(BatchInsertRequest(entityName: shelf.entity, objects: shelf.values, relationships: links, objectIDs: ids))
+            /// Reserves the shelf's IDs and adds its request (its links completed in place, not copied).
+            func add(_ shelf: inout Shelf) throws {
+                let ids = try context.reserveObjectIDs(forEntityName: shelf.entity, count: shelf.rows.count)
+                requests.append(shelf.request(objectIDs: ids, chapterIDs: chapterIDs, chapterOrder: chapterOrder))
             }
+            try add(&books)
+            try add(&novels)
             _ = try insert(requests)
             chunkStart = chunkEnd
         }
@@ -107,15 +114,26 @@ struct DemoBatchWriter {
     /// The books or graphic novels of one chunk, waiting for their chapters' IDs.
     private struct Shelf {
         let entity: String
-        var values: [[String: AttributeValue]] = []
+        /// The attribute names of ``rows``.
+        let columns: [String]
+        var rows: [[AttributeValue]] = []
         var links: [[String: [ManagedObjectID]]] = []
         /// Each one's position in the chunk (where its chapter order is).
         var chunkIndexes: [Int] = []
 
-        mutating func append(_ values: [String: AttributeValue], _ links: [String: [ManagedObjectID]], chunkIndex: Int) {
-            self.values.append(values)
+        mutating func append(_ values: [AttributeValue], _ links: [String: [ManagedObjectID]], chunkIndex: Int) {
+            rows.append(values)
             self.links.append(links)
             chunkIndexes.append(chunkIndex)
+        }
+
+        /// The shelf's batch insert under `ids`, each one's `chapters` set to its chapters'
+        /// `chapterIDs` in the book's order (`chapterOrder`, by chunk index).
+        mutating func request(objectIDs ids: [ManagedObjectID], chapterIDs: [ManagedObjectID], chapterOrder: [[Int]]) -> BatchInsertRequest {
+            for (n, index) in chunkIndexes.enumerated() {
+                links[n]["chapters"] = chapterOrder[index].map { chapterIDs[$0] }
+            }
+            return BatchInsertRequest(entityName: entity, columns: columns, rows: rows, relationships: links, objectIDs: ids)
         }
     }
 }

@@ -54,28 +54,28 @@ extension DemoLibrary {
         var generator = DemoGenerator(size: size)
         let shape = generator.shape
         var counts: [String: Int] = [:]
-        /// Inserts one object of `entity` with `values`.
-        func insert(_ entity: String, _ values: [String: AttributeValue]) throws -> ManagedObject {
+        /// Inserts one object of `entity` with `values`, named by `columns`.
+        func insert(_ entity: String, _ columns: [String], _ values: [AttributeValue]) throws -> ManagedObject {
             let o = try context.insertObject(forEntityName: entity)
-            for (key, value) in values where value != .null { try o.setAttributeValue(value, forKey: key) }
+            for (key, value) in zip(columns, values) where value != .null { try o.setAttributeValue(value, forKey: key) }
             counts[entity, default: 0] += 1
             return o
         }
 
-        let publishers = try (0..<shape.publishers).map { try insert("Publisher", generator.publisher($0)) }
-        let genres = try (0..<shape.genres).map { try insert("Genre", generator.genre($0)) }
-        let authors = try (0..<shape.authors).map { try insert("Author", generator.author($0)) }
-        let editors = try (0..<shape.editors).map { try insert("Editor", generator.editor($0)) }
+        let publishers = try (0..<shape.publishers).map { try insert("Publisher", DemoGenerator.publisherColumns, generator.publisher($0)) }
+        let genres = try (0..<shape.genres).map { try insert("Genre", DemoGenerator.genreColumns, generator.genre($0)) }
+        let authors = try (0..<shape.authors).map { try insert("Author", DemoGenerator.authorColumns, generator.author($0)) }
+        let editors = try (0..<shape.editors).map { try insert("Editor", DemoGenerator.editorColumns, generator.editor($0)) }
 
         // Books, every fifth one a graphic novel, each with its chapters in order.
         for i in 0..<shape.books {
             let drawn = generator.book(i, publishers: publishers.count, editors: editors.count, authors: authors.count, genres: genres.count)
-            let book = try insert(drawn.entityName, drawn.values)
+            let book = try insert(drawn.entityName, drawn.columns, drawn.values)
             try book.setObject(publishers[drawn.publisher], forKey: "publisher")
             if let editor = drawn.editor { try book.setObject(editors[editor], forKey: "editor") }
             try book.setObjects(drawn.authors.map { authors[$0] }, forKey: "authors")
             try book.setObjects(drawn.genres.map { genres[$0] }, forKey: "genres")
-            let chapters = try drawn.chapters.map { try insert("Chapter", $0) }
+            let chapters = try drawn.chapters.map { try insert("Chapter", DemoGenerator.chapterColumns, $0) }
             try book.setObjects(drawn.chapterOrder.map { chapters[$0] }, forKey: "chapters")
         }
         // Permanent IDs one entity at a time, in insertion order: the coordinator hands out keys to
