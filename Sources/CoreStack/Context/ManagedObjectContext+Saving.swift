@@ -312,34 +312,7 @@ extension ManagedObjectContext {
     /// The row change that saves `o`: its values, its to-one destinations and its changed to-many
     /// sets, every ID as the store knows it; `version` is the row version read (0 for an insert).
     private static func rowChange(of o: ManagedObject, version: Int64, coordinator c: PersistentStoreCoordinator) -> StoreRowChange {
-        var toOne: [ManagedObjectID?] = []
-        toOne.reserveCapacity(o.relations.count)
-        var toMany: [ToManyChange] = []
-        for (slot, rel) in o.relations.enumerated() {
-            switch rel {
-            case let .toOne(id): toOne.append(id.map { c.canonicalID($0) })
-            case .fault: toOne.append(nil)
-            case let .toMany(set):
-                toOne.append(nil)
-                if o.entity.allRelationships[slot].isTransient { continue }
-                let old = o.committedToMany[slot] ?? []
-                if old == set { continue }
-                let current = set.map { c.canonicalID($0) }
-                if old.isEmpty {
-                    // Nothing committed (a new object's set): every member is added, none
-                    // removed; no sets to build.
-                    toMany.append(ToManyChange(slot: slot, current: current, added: current, removed: []))
-                    continue
-                }
-                let oldIDs = Set(old.map { c.canonicalID($0) })
-                let newIDs = Set(current)
-                toMany.append(
-                    ToManyChange(
-                        slot: slot, current: current, added: current.filter { !oldIDs.contains($0) },
-                        removed: old.map { c.canonicalID($0) }.filter { !newIDs.contains($0) }))
-            }
-        }
-        return StoreRowChange(objectID: o.objectID, values: o.values, toOne: toOne, expectedVersion: version, toMany: toMany)
+        o.materialized.rowChange(objectID: o.objectID, values: o.values, entity: o.entity, version: version, coordinator: c)
     }
 
     /// The save's request; `insertedChanges`, when given, are the inserted objects' row changes
@@ -767,5 +740,62 @@ extension ManagedObjectContext {
         checkQueue()
         let temps = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         try promoteToPermanentIDs(temps, from: temps.map { $0.objectID }, rewritingReferencesIn: registered.values)
+    }
+}
+
+extension MaterializedFields {
+    /// The row change that saves the object holding these fields (see
+    /// `ManagedObjectContext.rowChange(of:version:coordinator:)`).
+    ///
+    /// A method of the fields, so that the object's relationship slots and committed to-many
+    /// sets are read in one access to its field: each read of `relations` or `committedToMany`
+    /// through the object is a run-time exclusivity check of its own (three per object saved).
+    fileprivate func rowChange(
+        objectID: ManagedObjectID, values: [AttributeValue], entity: EntityDescription, version: Int64,
+        coordinator c: PersistentStoreCoordinator
+    ) -> StoreRowChange {
+        var toOne: [ManagedObjectID?] = []
+        toOne.reserveCapacity(relations.count)
+        var toMany: [ToManyChange] = []
+        for slot in relations.indices {
+            switch relations[slot] {
+            case let .toOne(id): toOne.append(id.map { c.canonicalID($0) })
+            case .fault: toOne.append(nil)
+            case let .toMany(set):
+                toOne.append(nil)
+                if entity.allRelationships[slot].isTransient { continue }
+                let old = committedToMany[slot] ?? []
+                if old == set { continue }
+                let current = Self.storeIDs(of: set, coordinator: c)
+                // Room for every to-many slot left at once: grown one change at a time, an
+                // object with two to-many relationships reallocated the array on the second.
+                if toMany.capacity == 0 { toMany.reserveCapacity(relations.count - slot) }
+                if old.isEmpty {
+                    // Nothing committed (a new object's set): every member is added, none
+                    // removed; no sets to build.
+                    toMany.append(ToManyChange(slot: slot, current: current, added: current, removed: []))
+                    continue
+                }
+                let oldIDs = Set(old.map { c.canonicalID($0) })
+                let newIDs = Set(current)
+                toMany.append(
+                    ToManyChange(
+                        slot: slot, current: current, added: current.filter { !oldIDs.contains($0) },
+                        removed: old.map { c.canonicalID($0) }.filter { !newIDs.contains($0) }))
+            }
+        }
+        return StoreRowChange(objectID: objectID, values: values, toOne: toOne, expectedVersion: version, toMany: toMany)
+    }
+
+    /// The members of `set` as the store knows them (each through
+    /// ``PersistentStoreCoordinator/canonicalID(_:)``): the set's own array when no member is
+    /// temporary, the usual case once the save's promotion has rewritten them, so no array is
+    /// made and no member copied (each copy of an ID retains its entity).
+    private static func storeIDs(of set: OrderedSet<ManagedObjectID>, coordinator c: PersistentStoreCoordinator) -> [ManagedObjectID] {
+        let elements = set.elements
+        for i in elements.indices where elements[i].isTemporary {
+            return elements.map { c.canonicalID($0) }
+        }
+        return elements
     }
 }
