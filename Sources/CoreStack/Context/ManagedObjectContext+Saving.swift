@@ -595,7 +595,8 @@ extension ManagedObjectContext {
         // run-time exclusivity check and a retain of the array (~3 % of saving 100,000 objects).
         var current: EntityDescription?
         var rules = (
-            validated: [Int](), hasRules: [Bool](), attributes: [AttributeDescription](), relationships: [RelationshipDescription]()
+            validated: [Int](), hasRules: [Bool](), attributes: [AttributeDescription](), validatedRelationships: [Int](),
+            relationships: [RelationshipDescription]()
         )
         var temporaries = TemporaryInserts(capacity: gatheringTemporaries ? inserted.count : 0)
         for (list, objects) in [inserted, updated].enumerated() {
@@ -604,11 +605,14 @@ extension ManagedObjectContext {
                 let e = o.entity
                 if e !== current {
                     current = e
-                    rules = (e.validatedAttributeSlots, e.attributeHasRules, e.allAttributes, e.allRelationships)
+                    rules = (
+                        e.validatedAttributeSlots, e.attributeHasRules, e.allAttributes, e.validatedRelationshipSlots,
+                        e.allRelationships
+                    )
                 }
                 try validate(
                     o, entity: e, validated: rules.validated, hasRules: rules.hasRules, attributes: rules.attributes,
-                    relationships: rules.relationships)
+                    validatedRelationships: rules.validatedRelationships, relationships: rules.relationships)
                 if gathers { temporaries.gather(o) }
             }
         }
@@ -616,10 +620,14 @@ extension ManagedObjectContext {
     }
 
     /// Checks one object against its entity's rules (the entity's arrays passed in, read once
-    /// for many objects).
+    /// for many objects). Only the relationships that can fail (`validatedRelationships`, see
+    /// ``EntityDescription/validatedRelationshipSlots``) are looked at: an optional relationship
+    /// with no count limits passes whatever it holds, and reading the rules of each relationship
+    /// (fields of a class, each read a run-time exclusivity check) and the object's slots cost
+    /// ~500 instructions an object for nothing.
     private func validate(
         _ o: ManagedObject, entity e: EntityDescription, validated: [Int], hasRules: [Bool], attributes: [AttributeDescription],
-        relationships: [RelationshipDescription]
+        validatedRelationships: [Int], relationships: [RelationshipDescription]
     ) throws {
         func fail(_ key: String?, _ reason: String) -> CoreStackError {
             .validation(entity: e.name, property: key, objectID: o.objectID.description, reason: reason)
@@ -630,10 +638,12 @@ extension ManagedObjectContext {
             let a = attributes[slot]
             if let reason = ManagedObject.ruleViolation(of: a, v) { throw fail(a.name, reason) }
         }
-        if relationships.isEmpty { return }
-        for (slot, r) in relationships.enumerated() where !r.isTransient {
+        if validatedRelationships.isEmpty { return }
+        let relations = o.relations
+        for slot in validatedRelationships {
+            let r = relationships[slot]
             let count: Int
-            switch o.relations[slot] {
+            switch relations[slot] {
             case .fault: continue
             case let .toOne(id): count = id == nil ? 0 : 1
             case let .toMany(set): count = set.count
