@@ -69,7 +69,7 @@ extension ManagedObjectContext {
             // The policy may have dropped changes (rollback) or whole objects (deleted in the
             // store): what was saved is what is left.
             (resolutions, updated, deleted, insertedIDs) = try saveToStore(
-                inserted: inserted, updated: updated, deleted: deleted, temporaries: temporaries,
+                inserted: inserted, updated: updated, deleted: deleted, temporaries: consume temporaries,
                 uniquenessCheckedAt: uniqueness.checkedAtGeneration)
             // The uniqueness merges first (they came first), with their survivors as saved.
             if merged { resolutions = uniqueness.resolutions() + resolutions }
@@ -124,12 +124,14 @@ extension ManagedObjectContext {
     // MARK: Root save
 
     /// Writes the changes in one transaction and settles the saved objects with their new rows.
-    /// `temporaries` are the inserts with temporary IDs (gathered by validation). Returns what the
-    /// merge policy did when the store reported conflicts, the updated and deleted objects that
-    /// were saved (those whose changes the policy dropped are left out), and the inserted objects'
-    /// IDs when the promotion collected them (every insert had a temporary ID).
+    /// `temporaries` are the inserts with temporary IDs (gathered by validation), let go once
+    /// they are promoted (two arrays the size of the save, not kept through the write). Returns
+    /// what the merge policy did when the store reported conflicts, the updated and deleted
+    /// objects that were saved (those whose changes the policy dropped are left out), and the
+    /// inserted objects' IDs, in order, when every insert was promoted here (the permanent IDs the
+    /// coordinator gave, which each object took: no walk over the objects to read them again).
     private func saveToStore(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], temporaries: TemporaryInserts,
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], temporaries: consuming TemporaryInserts,
         uniquenessCheckedAt: UInt64?
     ) throws -> (resolutions: [MergeResolution], updated: [ManagedObject], deleted: [ManagedObject], insertedIDs: [ManagedObjectID]?) {
         let coordinator = persistentStoreCoordinator
@@ -137,24 +139,21 @@ extension ManagedObjectContext {
         if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
         // Objects keep their permanent IDs even if the save fails (as in Core Data).
         // When every insert is promoted (the usual case), each one's row change for the first
-        // attempt is made in the promotion's walk, once its references are rewritten, and its
-        // new ID noted, rather than in two more walks over the inserts.
+        // attempt is made in the promotion's walk, once its references are rewritten, rather than
+        // in a walk of its own.
         var firstChanges: [StoreRowChange]?
         var insertedIDs: [ManagedObjectID]?
         if !inserted.isEmpty && temporaries.objects.count == inserted.count {
             var changes: [StoreRowChange] = []
             changes.reserveCapacity(inserted.count)
-            var ids: [ManagedObjectID] = []
-            ids.reserveCapacity(inserted.count)
-            try promoteToPermanentIDs(temporaries.objects, from: temporaries.ids, rewritingReferencesIn: updated) { _, o in
+            insertedIDs = try promoteToPermanentIDs(temporaries.objects, from: temporaries.ids, rewritingReferencesIn: updated) { _, o in
                 changes.append(Self.rowChange(of: o, version: 0, coordinator: coordinator))
-                ids.append(o.objectID)
             }
             firstChanges = consume changes
-            insertedIDs = consume ids
         } else {
             try promoteToPermanentIDs(temporaries.objects, from: temporaries.ids, rewritingReferencesIn: updated)
         }
+        _ = consume temporaries
         // A built-in policy runs only framework code, so every attempt runs under the
         // coordinator's save lock: after a conflict no other context of this coordinator can
         // write before the retry, which then conflicts only with other connections' commits. A
@@ -291,11 +290,15 @@ extension ManagedObjectContext {
     /// rewritten twice, the second time finding nothing to do). Only objects holding
     /// relationships can refer to the old IDs: each is rewritten where it stands (no list of
     /// holders made), its fields in one access.
+    ///
+    /// Returns the permanent IDs, parallel to `objects`: each object's ID now (the coordinator
+    /// gives every temporary ID a permanent one, which the object takes).
+    @discardableResult
     private func promoteToPermanentIDs(
         _ objects: [ManagedObject], from temporary: [ManagedObjectID], rewritingReferencesIn holders: some Sequence<ManagedObject>,
         visiting visit: (Int, ManagedObject) -> Void = { _, _ in }
-    ) throws {
-        guard !objects.isEmpty else { return }
+    ) throws -> [ManagedObjectID] {
+        guard !objects.isEmpty else { return [] }
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
         let promotions = IDPromotionMap(temporary: temporary, permanent: permanent)
         let rewrites = !promotions.isEmpty
@@ -303,10 +306,12 @@ extension ManagedObjectContext {
             if rewrites && !o.isFault && !o.materialized.relations.isEmpty { o.materialized.rewriteReferences(promotions) }
             visit(i, o)
         }
-        guard rewrites else { return }
-        for o in holders where !o.isFault && !o.materialized.relations.isEmpty {
-            o.materialized.rewriteReferences(promotions)
+        if rewrites {
+            for o in holders where !o.isFault && !o.materialized.relations.isEmpty {
+                o.materialized.rewriteReferences(promotions)
+            }
         }
+        return permanent
     }
 
     /// The row change that saves `o`: its values, its to-one destinations and its changed to-many
