@@ -45,17 +45,21 @@ extension ManagedObjectContext {
         let inserted = insertedObjects.values
         var updated = updatedObjects.values
         var deleted = deletedObjects.values
-        try validate(deleted: deleted, insertedAndUpdated: [inserted, updated])
+        // A root save gathers the inserts to promote to permanent IDs in the same pass.
+        let temporaries = try validate(deleted: deleted, inserted: inserted, updated: updated, gatheringTemporaries: parent == nil)
         // The did-save's inserted set: the one objectsDidChange just announced when that is
         // exactly the objects saved as inserted (the usual "insert, then save"), else made anew.
         let announced = merged ? [] : announcedSecond.isEmpty ? announcedFirst : announcedFirst.isEmpty ? announcedSecond : []
-        let insertedSet =
-            announced.count == inserted.count && announced.allSatisfy({ insertedObjects.contains($0) })
-            ? announced : Set(inserted)
+        // Asked of each insert in turn (equal counts, so the same test as each announced object
+        // being inserted): a look-up hashes the object's address and never reads the object, where
+        // walking the set read every object's set positions, in hash order, a cache miss each.
+        let insertedSet = announced.count == inserted.count && inserted.allSatisfy({ announced.contains($0) }) ? announced : Set(inserted)
         // Settle: everything saved is now committed. A root context settles each object as the
         // coordinator caches its new row (one pass); a child as its parent took the changes.
         var resolutions: [MergeResolution] = []
         var replaced: [ParentChangeReplacement] = []
+        // The inserted objects' IDs, when the promotion collected them as it went.
+        var insertedIDs: [ManagedObjectID]?
         if parent != nil {
             replaced = try pushToParent(inserted: inserted, updated: updated, deleted: deleted)
             for objects in [inserted, updated] {
@@ -64,8 +68,9 @@ extension ManagedObjectContext {
         } else {
             // The policy may have dropped changes (rollback) or whole objects (deleted in the
             // store): what was saved is what is left.
-            (resolutions, updated, deleted) = try saveToStore(
-                inserted: inserted, updated: updated, deleted: deleted, uniquenessCheckedAt: uniqueness.checkedAtGeneration)
+            (resolutions, updated, deleted, insertedIDs) = try saveToStore(
+                inserted: inserted, updated: updated, deleted: deleted, temporaries: consume temporaries,
+                uniquenessCheckedAt: uniqueness.checkedAtGeneration)
             // The uniqueness merges first (they came first), with their survivors as saved.
             if merged { resolutions = uniqueness.resolutions() + resolutions }
         }
@@ -77,10 +82,11 @@ extension ManagedObjectContext {
         insertedObjects.removeAll()
         updatedObjects.removeAll()
         deletedObjects.removeAll()
+        let insertedIDSet = insertedIDs != nil ? Self.idSet(draining: &insertedIDs!) : Self.objectIDs(of: inserted)
         let saved = ContextDidSave(
             context: self, inserted: insertedSet, updated: Set(updated), deleted: Set(deleted),
             objectIDs: SavedObjectIDs(
-                inserted: Self.objectIDs(of: inserted), updated: Self.objectIDs(of: updated),
+                inserted: insertedIDSet, updated: Self.objectIDs(of: updated),
                 deleted: Self.objectIDs(of: deleted)),
             mergeResolutions: resolutions, replacedParentChanges: replaced)
         lastSaveMergeResolutions = resolutions
@@ -103,37 +109,70 @@ extension ManagedObjectContext {
     /// `insert(_:)` in the loop, which also hands back a retained copy of the member it stored,
     /// this took ~3 % of saving 100,000 new objects.)
     private static func objectIDs(of objects: [ManagedObject]) -> Set<ManagedObjectID> {
-        var pending = objects.map { $0.objectID }
-        var ids = Set<ManagedObjectID>(minimumCapacity: pending.count)
-        while let id = pending.popLast() { ids.update(with: consume id) }
-        return ids
+        var ids = objects.map { $0.objectID }
+        return idSet(draining: &ids)
+    }
+
+    /// The IDs moved out of `ids` (left empty) into a set of the right size (see
+    /// ``objectIDs(of:)``); `ids` should be the only reference to its array, or popping copies it.
+    private static func idSet(draining ids: inout [ManagedObjectID]) -> Set<ManagedObjectID> {
+        var set = Set<ManagedObjectID>(minimumCapacity: ids.count)
+        while let id = ids.popLast() { set.update(with: consume id) }
+        return set
     }
 
     // MARK: Root save
 
     /// Writes the changes in one transaction and settles the saved objects with their new rows.
-    /// Returns what the merge policy did when the store reported conflicts, and the updated and
-    /// deleted objects that were saved (those whose changes the policy dropped are left out).
+    /// `temporaries` are the inserts with temporary IDs (gathered by validation), let go once
+    /// they are promoted (two arrays the size of the save, not kept through the write). Returns
+    /// what the merge policy did when the store reported conflicts, the updated and deleted
+    /// objects that were saved (those whose changes the policy dropped are left out), and the
+    /// inserted objects' IDs, in order, when every insert was promoted here (the permanent IDs the
+    /// coordinator gave, which each object took: no walk over the objects to read them again).
     private func saveToStore(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], uniquenessCheckedAt: UInt64?
-    ) throws -> (resolutions: [MergeResolution], updated: [ManagedObject], deleted: [ManagedObject]) {
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], temporaries: consuming TemporaryInserts,
+        uniquenessCheckedAt: UInt64?
+    ) throws -> (resolutions: [MergeResolution], updated: [ManagedObject], deleted: [ManagedObject], insertedIDs: [ManagedObjectID]?) {
         let coordinator = persistentStoreCoordinator
         let store = try coordinator.requireStore()
         if store.isReadOnly { throw CoreStackError.readOnlyStore(store.url?.path ?? "store") }
         // Objects keep their permanent IDs even if the save fails (as in Core Data).
-        try assignPermanentIDs(to: inserted.filter { $0.objectID.isTemporaryID }, also: updated)
+        // When every insert is promoted (the usual case), each one's row change for the first
+        // attempt is made in the promotion's walk, once its references are rewritten, rather than
+        // in a walk of its own.
+        var firstChanges: [StoreRowChange]?
+        var insertedIDs: [ManagedObjectID]?
+        if !inserted.isEmpty && temporaries.objects.count == inserted.count {
+            var changes: [StoreRowChange] = []
+            changes.reserveCapacity(inserted.count)
+            insertedIDs = try promoteToPermanentIDs(temporaries.objects, from: temporaries.ids, rewritingReferencesIn: updated) { _, o in
+                changes.append(Self.rowChange(of: o, version: 0, coordinator: coordinator))
+            }
+            firstChanges = consume changes
+        } else {
+            try promoteToPermanentIDs(temporaries.objects, from: temporaries.ids, rewritingReferencesIn: updated)
+        }
+        _ = consume temporaries
         // A built-in policy runs only framework code, so every attempt runs under the
         // coordinator's save lock: after a conflict no other context of this coordinator can
         // write before the retry, which then conflicts only with other connections' commits. A
         // custom policy's closure is user code and runs with the lock released.
+        let saved: (resolutions: [MergeResolution], updated: [ManagedObject], deleted: [ManagedObject])
         if case .custom = mergePolicy {
-            return try saveAttempts(
-                inserted: inserted, updated: updated, deleted: deleted, savesHeld: false, uniquenessCheckedAt: uniquenessCheckedAt)
+            saved = try saveAttempts(
+                inserted: inserted, updated: updated, deleted: deleted, firstChanges: firstChanges.take(), savesHeld: false,
+                uniquenessCheckedAt: uniquenessCheckedAt)
+        } else {
+            saved = try coordinator.holdingSaves {
+                // Moved in, not copied: the store moves each row's arrays out of the request, which
+                // would copy the whole array of changes were a second reference to it kept here.
+                try saveAttempts(
+                    inserted: inserted, updated: updated, deleted: deleted, firstChanges: firstChanges.take(), savesHeld: true,
+                    uniquenessCheckedAt: uniquenessCheckedAt)
+            }
         }
-        return try coordinator.holdingSaves {
-            try saveAttempts(
-                inserted: inserted, updated: updated, deleted: deleted, savesHeld: true, uniquenessCheckedAt: uniquenessCheckedAt)
-        }
+        return (saved.resolutions, saved.updated, saved.deleted, insertedIDs)
     }
 
     /// Tries the save, applying the merge policy after each conflict, at most four times.
@@ -142,8 +181,12 @@ extension ManagedObjectContext {
     /// or its changes rolled back by the policy) is not written, and a save left with no row to
     /// write writes nothing: no row version goes up, no history transaction is recorded, no
     /// other process is told of a change.
+    ///
+    /// `firstChanges`, when given, are the inserted objects' row changes made already (parallel
+    /// to `inserted`), for the first attempt; a later attempt makes them anew.
     private func saveAttempts(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], savesHeld: Bool, uniquenessCheckedAt: UInt64?
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], firstChanges: consuming [StoreRowChange]?,
+        savesHeld: Bool, uniquenessCheckedAt: UInt64?
     ) throws -> (resolutions: [MergeResolution], updated: [ManagedObject], deleted: [ManagedObject]) {
         let coordinator = persistentStoreCoordinator
         // The merging before found no conflict left, and no save of this coordinator came since
@@ -165,7 +208,7 @@ extension ManagedObjectContext {
             }
             let written = updated.filter(Self.hasRowChanges)
             let unchanged = written.count == updated.count ? [] : updated.filter { !Self.hasRowChanges($0) }
-            let request = storeSaveRequest(inserted: inserted, updated: written, deleted: deleted)
+            let request = storeSaveRequest(inserted: inserted, updated: written, deleted: deleted, insertedChanges: firstChanges.take())
             do {
                 try coordinator.save(request, savesHeld: savesHeld) { i, snapshot in
                     Self.settle(i < inserted.count ? inserted[i] : written[i - inserted.count], as: snapshot)
@@ -237,63 +280,55 @@ extension ManagedObjectContext {
         return out
     }
 
-    /// Gives inserted objects permanent IDs and rewrites references to their temporary IDs.
-    private func assignPermanentIDs(to objects: [ManagedObject], also others: [ManagedObject]) throws {
-        try promoteToPermanentIDs(objects, rewritingReferencesIn: [objects, others].joined())
-    }
-
-    /// Gives `objects` (registered here, with temporary IDs) permanent IDs from the store, and
-    /// rewrites every reference to their old IDs held by `holders`.
+    /// Gives `objects` (registered here, with the temporary IDs `temporary`, parallel) permanent
+    /// IDs from the store, and rewrites every reference to their old IDs held by the objects
+    /// themselves and by `holders`.
     ///
-    /// Only objects holding relationships can refer to the old IDs: each is rewritten where it
-    /// stands (no list of holders made), its fields in one access.
-    private func promoteToPermanentIDs(_ objects: [ManagedObject], rewritingReferencesIn holders: some Sequence<ManagedObject>) throws {
-        guard !objects.isEmpty else { return }
-        let temporary = objects.map { $0.objectID }
+    /// Each object is moved in the registry and has its references rewritten in one visit (one
+    /// walk over the objects, not two), and `visit` then sees it there, promoted and rewritten,
+    /// with its index; `holders` are rewritten after that walk (an object among them too is
+    /// rewritten twice, the second time finding nothing to do). Only objects holding
+    /// relationships can refer to the old IDs: each is rewritten where it stands (no list of
+    /// holders made), its fields in one access.
+    ///
+    /// Returns the permanent IDs, parallel to `objects`: each object's ID now (the coordinator
+    /// gives every temporary ID a permanent one, which the object takes).
+    @discardableResult
+    private func promoteToPermanentIDs(
+        _ objects: [ManagedObject], from temporary: [ManagedObjectID], rewritingReferencesIn holders: some Sequence<ManagedObject>,
+        visiting visit: (Int, ManagedObject) -> Void = { _, _ in }
+    ) throws -> [ManagedObjectID] {
+        guard !objects.isEmpty else { return [] }
         let permanent = try persistentStoreCoordinator.obtainPermanentIDs(for: temporary)
-        registered.promote(objects, from: temporary, to: permanent)
         let promotions = IDPromotionMap(temporary: temporary, permanent: permanent)
-        guard !promotions.isEmpty else { return }
-        for o in holders where !o.isFault && !o.materialized.relations.isEmpty {
-            o.materialized.rewriteReferences(promotions)
+        let rewrites = !promotions.isEmpty
+        registered.promote(objects, from: temporary, to: permanent) { i, o in
+            if rewrites && !o.isFault && !o.materialized.relations.isEmpty { o.materialized.rewriteReferences(promotions) }
+            visit(i, o)
         }
+        if rewrites {
+            for o in holders where !o.isFault && !o.materialized.relations.isEmpty {
+                o.materialized.rewriteReferences(promotions)
+            }
+        }
+        return permanent
     }
 
-    private func storeSaveRequest(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) -> StoreSaveRequest {
+    /// The row change that saves `o`: its values, its to-one destinations and its changed to-many
+    /// sets, every ID as the store knows it; `version` is the row version read (0 for an insert).
+    private static func rowChange(of o: ManagedObject, version: Int64, coordinator c: PersistentStoreCoordinator) -> StoreRowChange {
+        o.materialized.rowChange(objectID: o.objectID, values: o.values, entity: o.entity, version: version, coordinator: c)
+    }
+
+    /// The save's request; `insertedChanges`, when given, are the inserted objects' row changes
+    /// made already (parallel to `inserted`).
+    private func storeSaveRequest(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], insertedChanges: consuming [StoreRowChange]? = nil
+    ) -> StoreSaveRequest {
         let c = persistentStoreCoordinator
-        func change(_ o: ManagedObject, version: Int64) -> StoreRowChange {
-            var toOne: [ManagedObjectID?] = []
-            toOne.reserveCapacity(o.relations.count)
-            var toMany: [ToManyChange] = []
-            for (slot, rel) in o.relations.enumerated() {
-                switch rel {
-                case let .toOne(id): toOne.append(id.map { c.canonicalID($0) })
-                case .fault: toOne.append(nil)
-                case let .toMany(set):
-                    toOne.append(nil)
-                    if o.entity.allRelationships[slot].isTransient { continue }
-                    let old = o.committedToMany[slot] ?? []
-                    if old == set { continue }
-                    let current = set.map { c.canonicalID($0) }
-                    if old.isEmpty {
-                        // Nothing committed (a new object's set): every member is added, none
-                        // removed; no sets to build.
-                        toMany.append(ToManyChange(slot: slot, current: current, added: current, removed: []))
-                        continue
-                    }
-                    let oldIDs = Set(old.map { c.canonicalID($0) })
-                    let newIDs = Set(current)
-                    toMany.append(
-                        ToManyChange(
-                            slot: slot, current: current, added: current.filter { !oldIDs.contains($0) },
-                            removed: old.map { c.canonicalID($0) }.filter { !newIDs.contains($0) }))
-                }
-            }
-            return StoreRowChange(objectID: o.objectID, values: o.values, toOne: toOne, expectedVersion: version, toMany: toMany)
-        }
         var request = StoreSaveRequest(
-            inserted: inserted.map { change($0, version: 0) },
-            updated: updated.map { change($0, version: $0.committed?.version ?? 0) },
+            inserted: insertedChanges ?? inserted.map { Self.rowChange(of: $0, version: 0, coordinator: c) },
+            updated: updated.map { Self.rowChange(of: $0, version: $0.committed?.version ?? 0, coordinator: c) },
             deleted: deleted.map { StoreRowDeletion(objectID: $0.objectID, expectedVersion: $0.committed?.version ?? 0) })
         request.transactionAuthor = transactionAuthor
         request.contextName = name
@@ -539,11 +574,17 @@ extension ManagedObjectContext {
     /// Checks every inserted and updated object against the model's rules, and deleted objects
     /// against Deny delete rules. Throws the first failure.
     public func validateForSave() throws {
-        try validate(deleted: deletedObjects.values, insertedAndUpdated: [insertedObjects.values, updatedObjects.values])
+        try validate(
+            deleted: deletedObjects.values, inserted: insertedObjects.values, updated: updatedObjects.values, gatheringTemporaries: false)
     }
 
-    /// ``validateForSave()`` on the given change sets (a save has them at hand already).
-    private func validate(deleted: [ManagedObject], insertedAndUpdated: [[ManagedObject]]) throws {
+    /// ``validateForSave()`` on the given change sets (a save has them at hand already). With
+    /// `gatheringTemporaries`, also returns the inserted objects with temporary IDs, gathered in
+    /// the same pass (a root save promotes them next); else an empty list.
+    @discardableResult
+    private func validate(
+        deleted: [ManagedObject], inserted: [ManagedObject], updated: [ManagedObject], gatheringTemporaries: Bool
+    ) throws -> TemporaryInserts {
         for o in deleted {
             for (slot, r) in o.entity.allRelationships.enumerated() where r.deleteRule == .deny {
                 let live = try o.destinationIDs(slot: slot).filter { id in
@@ -559,27 +600,39 @@ extension ManagedObjectContext {
         // run-time exclusivity check and a retain of the array (~3 % of saving 100,000 objects).
         var current: EntityDescription?
         var rules = (
-            validated: [Int](), hasRules: [Bool](), attributes: [AttributeDescription](), relationships: [RelationshipDescription]()
+            validated: [Int](), hasRules: [Bool](), attributes: [AttributeDescription](), validatedRelationships: [Int](),
+            relationships: [RelationshipDescription]()
         )
-        for objects in insertedAndUpdated {
+        var temporaries = TemporaryInserts(capacity: gatheringTemporaries ? inserted.count : 0)
+        for (list, objects) in [inserted, updated].enumerated() {
+            let gathers = gatheringTemporaries && list == 0
             for o in objects {
                 let e = o.entity
                 if e !== current {
                     current = e
-                    rules = (e.validatedAttributeSlots, e.attributeHasRules, e.allAttributes, e.allRelationships)
+                    rules = (
+                        e.validatedAttributeSlots, e.attributeHasRules, e.allAttributes, e.validatedRelationshipSlots,
+                        e.allRelationships
+                    )
                 }
                 try validate(
                     o, entity: e, validated: rules.validated, hasRules: rules.hasRules, attributes: rules.attributes,
-                    relationships: rules.relationships)
+                    validatedRelationships: rules.validatedRelationships, relationships: rules.relationships)
+                if gathers { temporaries.gather(o) }
             }
         }
+        return temporaries
     }
 
     /// Checks one object against its entity's rules (the entity's arrays passed in, read once
-    /// for many objects).
+    /// for many objects). Only the relationships that can fail (`validatedRelationships`, see
+    /// ``EntityDescription/validatedRelationshipSlots``) are looked at: an optional relationship
+    /// with no count limits passes whatever it holds, and reading the rules of each relationship
+    /// (fields of a class, each read a run-time exclusivity check) and the object's slots cost
+    /// ~500 instructions an object for nothing.
     private func validate(
         _ o: ManagedObject, entity e: EntityDescription, validated: [Int], hasRules: [Bool], attributes: [AttributeDescription],
-        relationships: [RelationshipDescription]
+        validatedRelationships: [Int], relationships: [RelationshipDescription]
     ) throws {
         func fail(_ key: String?, _ reason: String) -> CoreStackError {
             .validation(entity: e.name, property: key, objectID: o.objectID.description, reason: reason)
@@ -590,10 +643,12 @@ extension ManagedObjectContext {
             let a = attributes[slot]
             if let reason = ManagedObject.ruleViolation(of: a, v) { throw fail(a.name, reason) }
         }
-        if relationships.isEmpty { return }
-        for (slot, r) in relationships.enumerated() where !r.isTransient {
+        if validatedRelationships.isEmpty { return }
+        let relations = o.relations
+        for slot in validatedRelationships {
+            let r = relationships[slot]
             let count: Int
-            switch o.relations[slot] {
+            switch relations[slot] {
             case .fault: continue
             case let .toOne(id): count = id == nil ? 0 : 1
             case let .toMany(set): count = set.count
@@ -699,6 +754,63 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkQueue()
         let temps = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
-        try promoteToPermanentIDs(temps, rewritingReferencesIn: registered.values)
+        try promoteToPermanentIDs(temps, from: temps.map { $0.objectID }, rewritingReferencesIn: registered.values)
+    }
+}
+
+extension MaterializedFields {
+    /// The row change that saves the object holding these fields (see
+    /// `ManagedObjectContext.rowChange(of:version:coordinator:)`).
+    ///
+    /// A method of the fields, so that the object's relationship slots and committed to-many
+    /// sets are read in one access to its field: each read of `relations` or `committedToMany`
+    /// through the object is a run-time exclusivity check of its own (three per object saved).
+    fileprivate func rowChange(
+        objectID: ManagedObjectID, values: [AttributeValue], entity: EntityDescription, version: Int64,
+        coordinator c: PersistentStoreCoordinator
+    ) -> StoreRowChange {
+        var toOne: [ManagedObjectID?] = []
+        toOne.reserveCapacity(relations.count)
+        var toMany: [ToManyChange] = []
+        for slot in relations.indices {
+            switch relations[slot] {
+            case let .toOne(id): toOne.append(id.map { c.canonicalID($0) })
+            case .fault: toOne.append(nil)
+            case let .toMany(set):
+                toOne.append(nil)
+                if entity.allRelationships[slot].isTransient { continue }
+                let old = committedToMany[slot] ?? []
+                if old == set { continue }
+                let current = Self.storeIDs(of: set, coordinator: c)
+                // Room for every to-many slot left at once: grown one change at a time, an
+                // object with two to-many relationships reallocated the array on the second.
+                if toMany.capacity == 0 { toMany.reserveCapacity(relations.count - slot) }
+                if old.isEmpty {
+                    // Nothing committed (a new object's set): every member is added, none
+                    // removed; no sets to build.
+                    toMany.append(ToManyChange(slot: slot, current: current, added: current, removed: []))
+                    continue
+                }
+                let oldIDs = Set(old.map { c.canonicalID($0) })
+                let newIDs = Set(current)
+                toMany.append(
+                    ToManyChange(
+                        slot: slot, current: current, added: current.filter { !oldIDs.contains($0) },
+                        removed: old.map { c.canonicalID($0) }.filter { !newIDs.contains($0) }))
+            }
+        }
+        return StoreRowChange(objectID: objectID, values: values, toOne: toOne, expectedVersion: version, toMany: toMany)
+    }
+
+    /// The members of `set` as the store knows them (each through
+    /// ``PersistentStoreCoordinator/canonicalID(_:)``): the set's own array when no member is
+    /// temporary, the usual case once the save's promotion has rewritten them, so no array is
+    /// made and no member copied (each copy of an ID retains its entity).
+    private static func storeIDs(of set: OrderedSet<ManagedObjectID>, coordinator c: PersistentStoreCoordinator) -> [ManagedObjectID] {
+        let elements = set.elements
+        for i in elements.indices where elements[i].isTemporary {
+            return elements.map { c.canonicalID($0) }
+        }
+        return elements
     }
 }

@@ -51,18 +51,27 @@ final class ObjectRegistry {
     }
 
     /// Moves objects registered under the temporary IDs `old` to the permanent IDs `new` (all
-    /// three parallel) and sets each object's ``ManagedObject/objectID``.
-    func promote(_ objects: [ManagedObject], from old: [ManagedObjectID], to new: [ManagedObjectID]) {
+    /// three parallel) and sets each object's ``ManagedObject/objectID``. `visit` sees every
+    /// object with its index, just after its move (or where it stands, for one not moved): a
+    /// caller with more to do per object (rewriting the references it holds) does it in this
+    /// walk rather than in one of its own, while the object is in the processor's cache.
+    func promote(
+        _ objects: [ManagedObject], from old: [ManagedObjectID], to new: [ManagedObjectID],
+        visiting visit: (Int, ManagedObject) -> Void = { _, _ in }
+    ) {
         var moved = 0
         // By index, reading the IDs in place: each copy of an ID (a `zip`) retains and releases
         // its entity.
         let n = min(objects.count, old.count, new.count)
-        for i in 0..<n where old[i].isTemporary && old[i] != new[i] {
+        for i in objects.indices {
             let o = objects[i]
-            // Counted only when registered here, so `moved` is exact.
-            if temporary.holds(o, for: old[i]) { moved += 1 }
-            o.objectID.become(new[i])
-            permanent.setValue(o, forKey: new[i])
+            if i < n && old[i].isTemporary && old[i] != new[i] {
+                // Counted only when registered here, so `moved` is exact.
+                if temporary.holds(o, for: old[i]) { moved += 1 }
+                o.objectID.become(new[i])
+                permanent.setValue(o, forKey: new[i])
+            }
+            visit(i, o)
         }
         if moved == temporary.count {
             // Every temporary key went: drop the table rather than empty it key by key.

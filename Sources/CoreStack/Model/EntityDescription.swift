@@ -94,6 +94,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     var validatedAttributeSlots: [Int] = []
     /// Whether each attribute in ``allAttributes`` has a min, max or regular-expression rule.
     var attributeHasRules: [Bool] = []
+    /// The stored relationships a save must check (by slot, ascending): required ones and to-many
+    /// ones with a minimum or maximum count. Most entities have none, and a save then reads no
+    /// relationship slot of their objects to validate them.
+    var validatedRelationshipSlots: [Int] = []
     /// The values a new object starts with, one per attribute slot.
     var defaultValues: [AttributeValue] = []
     /// The stored attribute slots with *Allows External Storage* (their columns carry a marker

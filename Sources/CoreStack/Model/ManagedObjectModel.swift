@@ -216,6 +216,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             let a = attributes[i]
             return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
         }
+        e.validatedRelationshipSlots = relationships.indices.filter { i in
+            let r = relationships[i]
+            return !r.isTransient && (!r.isOptional || (r.isToMany && (r.minCount > 0 || r.maxCount > 0)))
+        }
         e.allRelationships = relationships
         // Every destination was checked above (inherited ones when the parent was resolved).
         e.destinations = relationships.compactMap { byName[$0.destinationEntityName] }

@@ -25,10 +25,19 @@ struct MaterializedFields {
     /// ```
     mutating func settle(as snapshot: RowSnapshot) {
         committed = snapshot
-        committedToMany = [:]
+        // Made at its final size: grown one set at a time, an object with two to-many
+        // relationships reallocated its table on the second.
+        var toManyCount = 0
         for slot in relations.indices {
-            if case let .toMany(set) = relations[slot] { committedToMany[slot] = set }
+            if case .toMany = relations[slot] { toManyCount += 1 }
         }
+        var sets = [Int: OrderedSet<ManagedObjectID>](minimumCapacity: toManyCount)
+        if toManyCount > 0 {
+            for slot in relations.indices {
+                if case let .toMany(set) = relations[slot] { sets[slot] = set }
+            }
+        }
+        committedToMany = sets
     }
 
     /// Points every reference held to a promoted temporary ID at its permanent ID: the to-one

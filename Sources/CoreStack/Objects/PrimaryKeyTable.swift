@@ -202,6 +202,17 @@ final class PrimaryKeyTable<Value> {
         }
     }
 
+    /// Calls `body` with each value's slot in place, so that it can read a part of the value
+    /// without copying the whole (a copy retains the value's parts, touching their memory: a
+    /// row-cache eviction that copied each cached row to read its use stamp retained and released
+    /// its snapshot's two arrays, 8 % of saving 1,125,000 objects, which evicts 90 times).
+    /// `body` must not touch the table nor change the slot.
+    func forEachSlot(_ body: (inout Value?) -> Void) {
+        for (_, page) in pages where page.count > 0 {
+            for i in 0..<Self.pageSize where page.slots[i] != nil { body(&page.slots[i]) }
+        }
+    }
+
     /// Removes the values `shouldRemove` picks, freeing the pages that empty; returns how many.
     /// `shouldRemove` must not touch the table.
     @discardableResult

@@ -268,17 +268,22 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             rowCache.removeAll()
             return
         }
+        // Each entry's use stamp is read in its slot, never a copy of the entry: a copy retains
+        // and releases the snapshot's two arrays, a cache miss each on rows cached long ago.
         var lo = UInt64.max
         var hi: UInt64 = 0
-        rowCache.forEachValue { entry in
-            lo = min(lo, entry.lastUse)
-            hi = max(hi, entry.lastUse)
+        rowCache.forEachSlot { slot in
+            guard let use = slot?.lastUse else { return }
+            lo = min(lo, use)
+            hi = max(hi, use)
         }
         guard lo <= hi else { return }
         let bucketCount: UInt64 = 4096
         let width = (hi - lo) / bucketCount + 1
         var histogram = [Int](repeating: 0, count: Int(bucketCount))
-        rowCache.forEachValue { entry in histogram[Int((entry.lastUse - lo) / width)] += 1 }
+        rowCache.forEachSlot { slot in
+            if let use = slot?.lastUse { histogram[Int((use - lo) / width)] += 1 }
+        }
         var covered = 0
         var cut = 0
         while covered < excess, cut < histogram.count {
@@ -286,7 +291,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             cut += 1
         }
         let threshold = lo + UInt64(cut) * width
-        rowCache.removeAll { $0.lastUse < threshold }
+        rowCache.removeAll(whereSlot: { slot in (slot?.lastUse).map { $0 < threshold } ?? false })
     }
 
     /// Whether the row cache holds the row of `id` (for tests; does not count as a use).
