@@ -188,17 +188,9 @@ extension ManagedObjectContext {
                 var values = entity.defaultValues
                 for (key, value) in object {
                     guard let slot = entity.attributeSlots[key] else { throw CoreStackError.unknownKey(entity: entity.name, key: key) }
-                    let type = entity.attributeTypes[slot]
-                    guard let coerced = AttributeCoercion.coerce(value, to: type) else {
-                        throw CoreStackError.typeMismatch(entity: entity.name, key: key, expected: type.xcodeName, got: "\(value.kindDescription) (\(value))")
-                    }
-                    values[slot] = coerced
+                    values[slot] = try BatchInsertColumns.coerce(value, to: entity.attributeTypes[slot], key: key, of: entity)
                 }
-                for slot in required where values[slot].isNull {
-                    throw CoreStackError.validation(
-                        entity: entity.name, property: entity.allAttributes[slot].name, objectID: "batch insert object \(n)",
-                        reason: "a required value is missing")
-                }
+                try BatchInsertColumns.checkRequired(values, slots: required, of: entity, row: n)
                 rows.append(values)
             }
         case .rows(let names, let given):

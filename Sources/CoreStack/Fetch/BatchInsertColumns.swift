@@ -70,14 +70,8 @@ struct BatchInsertColumns {
         var values = entity.defaultValues
         for column in row.indices {
             let value = row[column], type = types[column]
-            if AttributeCoercion.isCanonical(value, for: type) {
-                values[slots[column]] = value
-            } else if let coerced = AttributeCoercion.coerce(value, to: type) {
-                values[slots[column]] = coerced
-            } else {
-                throw CoreStackError.typeMismatch(
-                    entity: entity.name, key: names[column], expected: type.xcodeName, got: "\(value.kindDescription) (\(value))")
-            }
+            values[slots[column]] =
+                AttributeCoercion.isCanonical(value, for: type) ? value : try Self.coerce(value, to: type, key: names[column], of: entity)
         }
         try checkRequired(values, row: n)
         return values
@@ -91,7 +85,25 @@ struct BatchInsertColumns {
 
     /// Throws for the first required attribute (in slot order) that `values` leaves null.
     private func checkRequired(_ values: [AttributeValue], row n: Int) throws {
-        for slot in requiredSlots where values[slot].isNull {
+        try Self.checkRequired(values, slots: requiredSlots, of: entity, row: n)
+    }
+
+    /// `value` coerced to the attribute `key`'s `type`, for either form of a batch insert.
+    ///
+    /// - Throws: ``CoreStackError/typeMismatch(entity:key:expected:got:)`` when it cannot be.
+    static func coerce(_ value: AttributeValue, to type: AttributeType, key: String, of entity: EntityDescription) throws -> AttributeValue {
+        guard let coerced = AttributeCoercion.coerce(value, to: type) else {
+            throw CoreStackError.typeMismatch(entity: entity.name, key: key, expected: type.xcodeName, got: "\(value.kindDescription) (\(value))")
+        }
+        return coerced
+    }
+
+    /// Throws for the first of the required `slots` (in their order) that `values`, the `n`th
+    /// object of a batch insert of either form, leaves null.
+    ///
+    /// - Throws: ``CoreStackError/validation(entity:property:objectID:reason:)``.
+    static func checkRequired(_ values: [AttributeValue], slots: [Int], of entity: EntityDescription, row n: Int) throws {
+        for slot in slots where values[slot].isNull {
             throw CoreStackError.validation(
                 entity: entity.name, property: entity.allAttributes[slot].name, objectID: "batch insert object \(n)",
                 reason: "a required value is missing")
