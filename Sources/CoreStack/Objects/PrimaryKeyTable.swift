@@ -195,13 +195,6 @@ final class PrimaryKeyTable<Value> {
         } ?? nil
     }
 
-    /// Runs `body` on every value, in no particular order. `body` must not touch the table.
-    func forEachValue(_ body: (Value) -> Void) {
-        for (_, page) in pages where page.count > 0 {
-            for i in 0..<Self.pageSize { if let v = page.slots[i] { body(v) } }
-        }
-    }
-
     /// Calls `body` with each value's slot in place, so that it can read a part of the value
     /// without copying the whole (a copy retains the value's parts, touching their memory: a
     /// row-cache eviction that copied each cached row to read its use stamp retained and released
