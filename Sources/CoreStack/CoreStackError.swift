@@ -165,6 +165,24 @@ public enum CoreStackError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
+extension CoreStackError {
+    /// The error of a store asked to insert a row under an ID it already holds (a reserved ID
+    /// given to two batch inserts, or a key another writer took): a
+    /// ``validation(entity:property:objectID:reason:)`` naming the entity and the ID. Every store
+    /// throws it before the save writes anything.
+    ///
+    /// ```swift
+    /// catch let CoreStackError.validation(entity, _, objectID, reason) {
+    ///     print(entity, objectID, reason)  // Book x-coredata://…/Book/p3 the store already has a row …
+    /// }
+    /// ```
+    static func rowExists(_ id: ManagedObjectID) -> CoreStackError {
+        .validation(
+            entity: id.entity.name, property: nil, objectID: "\(id)",
+            reason: "the store already has a row with this ID: an ID can be inserted once")
+    }
+}
+
 /// One optimistic-locking conflict found while saving, as Core Data's `NSMergeConflict`: the
 /// object, its values in the context, as the context last read them and as the store now holds
 /// them, and the row versions.

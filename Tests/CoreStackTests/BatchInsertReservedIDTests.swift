@@ -150,3 +150,45 @@ struct BatchInsertReservedIDTests {
         }
     }
 }
+
+@Suite("A reserved ID inserted twice")
+struct BatchInsertReusedIDTests {
+    @Test("a second insert under a reserved ID is refused by every store, naming the ID, and writes nothing", arguments: StoreKind.allCases)
+    func reusedReservedID(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let ctx = stack.context
+        let book = try ctx.performAndWait {
+            let book = try ctx.reserveObjectIDs(forEntityName: "Book", count: 1)
+            try ctx.executeBatchInsert(BatchInsertRequest(entityName: "Book", objects: [["title": .string("first")]], objectIDs: book))
+            // Again, after another request of the same call: the whole call is refused.
+            #expect(throws: CoreStackError.rowExists(book[0])) {
+                try ctx.executeBatchInsert([
+                    BatchInsertRequest(entityName: "Publisher", objects: [["name": .string("P")]]),
+                    BatchInsertRequest(entityName: "Book", objects: [["title": .string("second")]], objectIDs: book),
+                ])
+            }
+            // Twice in one call, the store holding neither yet.
+            let twice = try ctx.reserveObjectIDs(forEntityName: "Book", count: 1)
+            #expect(throws: CoreStackError.rowExists(twice[0])) {
+                try ctx.executeBatchInsert([
+                    BatchInsertRequest(entityName: "Book", objects: [["title": .string("a")]], objectIDs: twice),
+                    BatchInsertRequest(entityName: "Book", objects: [["title": .string("b")]], objectIDs: twice),
+                ])
+            }
+            return book[0]
+        }
+        // A fresh context reads what the store holds: the first row only, unchanged.
+        let reader = stack.newContext()
+        try reader.performAndWait {
+            let books = try reader.fetch(FetchRequest<Book>(entityName: "Book"))
+            #expect(books.map(\.title) == ["first"])
+            #expect(try reader.count(for: FetchRequest<Publisher>(entityName: "Publisher")) == 0)
+        }
+        // The error says what and where: the entity, the ID, why.
+        guard case let .validation(entity, property, objectID, reason) = CoreStackError.rowExists(book) else {
+            Issue.record("rowExists is not a validation error")
+            return
+        }
+        #expect(entity == "Book" && property == nil && objectID == "\(book)" && reason.contains("already has a row with this ID"))
+    }
+}

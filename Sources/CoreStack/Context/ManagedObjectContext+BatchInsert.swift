@@ -33,7 +33,8 @@ extension ManagedObjectContext {
     ///   reserved ID (``BatchInsertRequest/objectIDs``) of another entity,
     ///   ``CoreStackError/objectNotFound(_:)`` for a temporary destination ID,
     ///   ``CoreStackError/validation(entity:property:objectID:reason:)`` for a required attribute
-    ///   left without a value, ``CoreStackError/invalidModel(entity:property:reason:)`` for an
+    ///   left without a value or a reserved ID the store already has a row for (one reserved ID
+    ///   given to two inserts), ``CoreStackError/invalidModel(entity:property:reason:)`` for an
     ///   abstract entity, ``CoreStackError/invalidFetchRequest(_:)`` for more relationship
     ///   dictionaries than objects, a number of reserved IDs other than the number of objects, a
     ///   column named twice or a row of another width than the columns (the message names the row

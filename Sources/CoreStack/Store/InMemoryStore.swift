@@ -97,6 +97,12 @@ public final class InMemoryStore: PersistentStore, @unchecked Sendable {
                 conflicts.append(MergeConflict(objectID: d.objectID, expectedVersion: d.expectedVersion, storeVersion: rows[d.objectID]?.version ?? 0))
             }
             if !conflicts.isEmpty { throw CoreStackError.mergeConflict(conflicts) }
+            // An insert under an ID the store holds (a reserved ID inserted twice) is refused, as
+            // SQLite's primary key refuses it, before anything is written.
+            var insertedIDs = Set<ManagedObjectID>(minimumCapacity: request.inserted.count)
+            for change in request.inserted where rows[change.objectID] != nil || !insertedIDs.insert(change.objectID).inserted {
+                throw CoreStackError.rowExists(change.objectID)
+            }
             var versions: [ManagedObjectID: Int64] = [:]
             for change in request.inserted + request.updated {
                 let v = change.expectedVersion + 1

@@ -155,7 +155,13 @@ extension SQLiteStore {
                         p += 1
                     }
                 }
-                try SQLiteRawBinding.step(writer.statement, in: db)
+                do {
+                    try SQLiteRawBinding.step(writer.statement, in: db)
+                } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+                    // A reserved ID inserted twice (or a key another writer took): the whole save
+                    // rolls back, and the error names the ID rather than SQLite's constraint.
+                    throw CoreStackError.rowExists(request.inserted[i].objectID)
+                }
                 writer.maxKey = max(writer.maxKey, pk)
             }
 
