@@ -5,8 +5,14 @@ import PackageDescription
 /// `.ci/run`'s sanitizer builds run the engine suites only (`--filter CoreStackTests`): with
 /// `CORESTACK_ENGINE_SUITES_ONLY=1` in the environment the package leaves out the model macros
 /// (swift-syntax, built three times otherwise) and the browser's and macros' test targets, which
-/// those runs would compile and never run. Every other build sees the whole package.
-let engineSuitesOnly = Context.environment["CORESTACK_ENGINE_SUITES_ONLY"] == "1"
+/// those runs would compile and never run (the AddressSanitizer build keeps the browser library,
+/// `stackscope` and the fuzzers, which it runs too). With `CORESTACK_ENGINE_SUITES_ONLY=tests` it
+/// also leaves out what the engine suites never start: the browser library and its C libraries,
+/// `stackscope`, the fuzzers and the benchmarks (the ThreadSanitizer build, a third less to
+/// compile). Every other build sees the whole package.
+let engineSuitesMode = Context.environment["CORESTACK_ENGINE_SUITES_ONLY"]
+let engineSuitesOnly = engineSuitesMode == "1" || engineSuitesMode == "tests"
+let engineTestsOnly = engineSuitesMode == "tests"
 
 let package = Package(
     name: "CoreStack",
@@ -205,11 +211,22 @@ let package = Package(
 )
 
 if engineSuitesOnly {
-    let leftOut: Set<String> = ["CoreStackMacros", "CoreStackModel", "CoreStackMacrosTests", "CoreStackModelTests", "StackScopeTests"]
+    var leftOut: Set<String> = ["CoreStackMacros", "CoreStackModel", "CoreStackMacrosTests", "CoreStackModelTests", "StackScopeTests"]
+    if engineTestsOnly {
+        // The engine suites run CoreStack, TestSupportKit and the probes (corestack-stack-probe,
+        // -migrate-probe, -history-probe, corestack-torture); nothing else.
+        leftOut.formUnion([
+            "StackScope", "stackscope", "stackscope-bench", "corestack-fuzz", "corestack-store-fuzz",
+            "CoreStackBenchKit", "corestack-bench", "CoreStackBenchKitTests", "CImageFixtures",
+            "CCurses", "CChafa", "CImageCodecs", "CStackScopeImages",
+        ])
+    }
     package.targets.removeAll { leftOut.contains($0.name) }
     package.products.removeAll { leftOut.contains($0.name) }
+    // swift-syntax serves only the macros; swift-argument-parser only the tools and benchmarks.
+    let unused = engineTestsOnly ? ["/swift-syntax", "/swift-argument-parser"] : ["/swift-syntax"]
     package.dependencies.removeAll { dependency in
-        if case .sourceControl(_, let location, _) = dependency.kind { return location.hasSuffix("/swift-syntax") }
+        if case .sourceControl(_, let location, _) = dependency.kind { return unused.contains { location.hasSuffix($0) } }
         return false
     }
 }
