@@ -206,13 +206,6 @@ final class PrimaryKeyTable<Value> {
         }
     }
 
-    /// Removes the values `shouldRemove` picks, freeing the pages that empty; returns how many.
-    /// `shouldRemove` must not touch the table.
-    @discardableResult
-    func removeAll(where shouldRemove: (Value) -> Bool) -> Int {
-        removeAll(whereSlot: { slot in slot.map(shouldRemove) ?? false })
-    }
-
     /// Removes the values `shouldRemove` picks, given each slot in place (so that it can ask
     /// `isKnownUniquelyReferenced` of the stored reference), freeing the pages that empty;
     /// returns how many. `shouldRemove` must not touch the table.

@@ -103,14 +103,14 @@ struct PrimaryKeyTableTests {
         #expect(table.values.map(\.name).sorted() == ["inner", "six"])
     }
 
-    @Test("removeAll(where:) that empties every page frees them all and forgets the hot page; the table starts over")
+    @Test("removeAll(whereSlot:) that empties every page frees them all and forgets the hot page; the table starts over")
     func pageDroppedDuringRemoveAll() throws {
         let model = try LibraryModel.make()
         let author = try #require(model.entity(named: "Author"))
         let table = PrimaryKeyTable<Int>()
         for k in 1...3_000 { table[ManagedObjectID(entity: author, storeToken: 1, primaryKey: Int64(k))] = k }
         // Emptying every page frees them all (and forgets the hot one); the table then starts over.
-        #expect(table.removeAll { $0 % 2 == 0 || $0 % 2 == 1 } == 3_000)
+        #expect(table.removeAll(whereSlot: { slot in slot.map { $0 % 2 == 0 || $0 % 2 == 1 } ?? false }) == 3_000)
         #expect(table.count == 0)
         table[ManagedObjectID(entity: author, storeToken: 1, primaryKey: 2_999)] = 1
         #expect(table[ManagedObjectID(entity: author, storeToken: 1, primaryKey: 2_999)] == 1)
